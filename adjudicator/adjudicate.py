@@ -1,0 +1,81 @@
+"""`pbem adjudicate`: settle the pending turn of a campaign and commit it atomically."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import atomic
+from .campaign import Campaign, CampaignError, turn_name
+from .render import Renderer
+from .turn import TurnOutput, turn
+
+
+class Refused(RuntimeError):
+    """The turn was not adjudicated; the message says why."""
+
+
+@dataclass
+class Outcome:
+    campaign: Campaign
+    output: TurnOutput
+    missing: list[str] = field(default_factory=list)
+
+
+def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
+    """Every regular file of the orders folder, by name; symlinks and folders are skipped and named."""
+    found: dict[str, bytes] = {}
+    skipped: list[str] = []
+    if not folder.is_dir():
+        return found, skipped
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.is_symlink() or not path.is_file():
+            skipped.append(path.name)
+            continue
+        found[path.name] = path.read_bytes()
+    return found, skipped
+
+
+def prepare(root: Path) -> Campaign:
+    """Open a campaign, finishing any turn a crash interrupted, and open the pending turn folder."""
+    campaign = Campaign.open(root)
+    atomic.recover(campaign.root)
+    if not campaign.over:
+        (campaign.turn_dir(campaign.last_turn + 1) / "orders").mkdir(parents=True, exist_ok=True)
+    return campaign
+
+
+def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None) -> Outcome:
+    """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done."""
+    with atomic.locked(Path(root)):
+        campaign = prepare(root)
+        game = campaign.game
+        last = campaign.last_turn
+        state = campaign.state(last)
+        if game.is_over(state):
+            raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
+        pending = last + 1
+        order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
+        names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
+        missing = [p for p in game.due(state) if p not in names]
+        if missing and not nmr:
+            raise Refused(
+                f"{campaign.root}: turn {pending} is still waiting for orders from {', '.join(missing)}; "
+                "adjudicate with --nmr once the deadline has passed"
+            )
+        seed = campaign.seed()
+        if seed is None:
+            raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
+        previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
+        renderer = renderer or Renderer(game.id, campaign.root)
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
+        output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
+        atomic.commit_folder(campaign.turn_dir(pending), output.files)
+        if not game.is_over(output.state):
+            (campaign.turn_dir(pending + 1) / "orders").mkdir(parents=True, exist_ok=True)
+        return Outcome(campaign, output, missing)
+
+
+__all__ = ["adjudicate", "prepare", "Refused", "Outcome", "read_orders_folder", "turn_name"]

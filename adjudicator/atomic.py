@@ -1,0 +1,119 @@
+"""Crash-safe writes and the campaign lock.
+
+A file is written to a dot-named temporary beside it, flushed to disk and
+renamed over the old one. A whole turn is built in a dot-named folder and
+swapped into place (see commit_folder); `recover` finishes or undoes a swap
+that a crash interrupted, so a campaign is always either before or after a turn.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class Busy(RuntimeError):
+    """Another pbem command holds the campaign's lock."""
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    with open(path, "xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` atomically."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.unlink(missing_ok=True)
+    _write_new(temporary, data)
+    os.replace(temporary, path)
+    _fsync_dir(path.parent)
+
+
+def write_tree(root: Path, files: dict[str, bytes]) -> None:
+    """Write new files under a fresh folder (no renames needed: the folder itself is swapped)."""
+    for relative, data in sorted(files.items()):
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_new(target, data)
+    for folder in sorted({(root / rel).parent for rel in files} | {root}, key=lambda p: -len(p.parts)):
+        _fsync_dir(folder)
+
+
+def _staging(final: Path) -> tuple[Path, Path]:
+    return final.with_name(f".{final.name}.new"), final.with_name(f".{final.name}.old")
+
+
+def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> None:
+    """Make `final` hold its current content plus `files`, in one step that a crash cannot split.
+
+    The new folder is built completely under `.NAME.new`, then the old one is
+    renamed away and the new one into place. A crash between those two renames
+    leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
+    """
+    new, old = _staging(final)
+    if new.exists():
+        shutil.rmtree(new)
+    if keep_existing and final.exists():
+        shutil.copytree(final, new, symlinks=True)
+    else:
+        new.mkdir()
+    write_tree(new, files)
+    if final.exists():
+        if old.exists():
+            shutil.rmtree(old)
+        os.rename(final, old)
+    os.rename(new, final)
+    _fsync_dir(final.parent)
+    if old.exists():
+        shutil.rmtree(old)
+
+
+def recover(parent: Path) -> None:
+    """Finish or undo any folder swap under `parent` that a crash interrupted."""
+    for entry in sorted(parent.iterdir()):
+        name = entry.name
+        if not (name.startswith(".") and name.endswith((".new", ".old"))):
+            continue
+        final = parent / name[1:-4]
+        if name.endswith(".new"):
+            if final.exists():
+                shutil.rmtree(entry)  # the build never finished: the turn did not happen
+            else:
+                os.rename(entry, final)  # built completely, then interrupted mid-swap
+        elif final.exists() or (parent / f".{final.name}.new").exists():
+            shutil.rmtree(entry)
+        else:
+            os.rename(entry, final)
+    _fsync_dir(parent)
+
+
+@contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the campaign's lock (an empty `.lock` file) or raise Busy at once."""
+    handle = open(root / ".lock", "a+b")
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                raise Busy(f"{root} is busy: another pbem command is working on it; try again shortly") from None
+            raise
+        yield
+    finally:
+        handle.close()

@@ -1,0 +1,150 @@
+"""A campaign folder: its settings, its turns and their files (design 4).
+
+    CAMPAIGN/campaign.yaml        game, options, players, password hashes, seed commitment
+    CAMPAIGN/gm/seed.yaml         the secret seed (GM only)
+    CAMPAIGN/gm/passwords.yaml    generated passwords (GM only)
+    CAMPAIGN/turn-000/            setup.json, state.json, reports/, manifest.json
+    CAMPAIGN/turn-NNN/orders/     order files as received
+    CAMPAIGN/turn-NNN/            results.json, state.json, reports/, manifest.json once adjudicated
+    CAMPAIGN/reveal.yaml          the seed, published by `pbem reveal` after the game
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import auth, games
+from .games.base import Game, State
+
+PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}\Z")
+
+
+class CampaignError(ValueError):
+    """The folder is not a usable campaign; the message says why."""
+
+
+def turn_name(turn: int) -> str:
+    return f"turn-{turn:03d}"
+
+
+def dump_json(value: Any) -> bytes:
+    """The one JSON form of every file we write: sorted keys, stable across runs."""
+    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def dump_yaml(value: Any) -> bytes:
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False).encode("utf-8")
+
+
+def read_yaml(path: Path) -> Any:
+    """GM-written files (campaign.yaml, gm/): trusted, but still loaded safely."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with open(path, "rb") as handle:
+        return yaml.load(handle, Loader=loader)
+
+
+@dataclass
+class Campaign:
+    root: Path
+    config: dict[str, Any]
+    game: Game
+
+    @classmethod
+    def open(cls, root: Path | str) -> "Campaign":
+        root = Path(root)
+        path = root / "campaign.yaml"
+        if not path.is_file():
+            raise CampaignError(f"{root} is not a campaign folder: it has no campaign.yaml (create one with pbem new)")
+        try:
+            config = read_yaml(path)
+        except yaml.YAMLError as exc:
+            raise CampaignError(f"{path} is not valid YAML: {exc}") from None
+        if not isinstance(config, dict) or "game" not in config or "players" not in config:
+            raise CampaignError(f"{path} lacks the fields game and players")
+        try:
+            game = games.get(str(config["game"]))
+        except games.UnknownGame as exc:
+            raise CampaignError(f"{path}: {exc}") from None
+        return cls(root, config, game)
+
+    # -- players ------------------------------------------------------------
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return list(self.config["players"])
+
+    def player(self, player_id: str) -> dict[str, Any] | None:
+        return next((p for p in self.config["players"] if p["id"] == player_id), None)
+
+    @property
+    def uses_passwords(self) -> bool:
+        return bool(self.config.get("passwords", True))
+
+    def password_ok(self, player_id: str, password: str) -> bool:
+        entry = self.player(player_id)
+        return bool(entry and entry.get("password") and auth.verify(password, entry["password"]))
+
+    # -- turns ----------------------------------------------------------------
+
+    def turn_dir(self, turn: int) -> Path:
+        return self.root / turn_name(turn)
+
+    def is_adjudicated(self, turn: int) -> bool:
+        return (self.turn_dir(turn) / "manifest.json").is_file()
+
+    @property
+    def last_turn(self) -> int:
+        """The last adjudicated turn (0 is the opening written by pbem new)."""
+        turn = 0
+        while self.is_adjudicated(turn + 1):
+            turn += 1
+        if not self.is_adjudicated(0):
+            raise CampaignError(f"{self.root} has no adjudicated opening (turn-000/manifest.json)")
+        return turn
+
+    def state(self, turn: int | None = None) -> State:
+        turn = self.last_turn if turn is None else turn
+        return json.loads((self.turn_dir(turn) / "state.json").read_text(encoding="utf-8"))
+
+    def setup_record(self) -> dict[str, Any]:
+        return json.loads((self.turn_dir(0) / "setup.json").read_text(encoding="utf-8"))
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state())
+
+    def seed(self) -> str | None:
+        """The seed from the reveal (anyone) or from gm/ (the GM); None if neither is here."""
+        for path in (self.root / "reveal.yaml", self.root / "gm" / "seed.yaml"):
+            if path.is_file():
+                return str(read_yaml(path)["seed"])
+        return None
+
+    def order_files(self, turn: int) -> dict[str, Path]:
+        """Regular files named <player>.yaml in the turn's orders folder (no symlinks)."""
+        folder = self.turn_dir(turn) / "orders"
+        found: dict[str, Path] = {}
+        if folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if path.suffix in (".yaml", ".yml") and path.is_file() and not path.is_symlink():
+                    found.setdefault(path.stem, path)
+        return found
+
+    def stray_files(self, turn: int) -> list[str]:
+        """Files in the orders folder that are not a player's order file."""
+        folder = self.turn_dir(turn) / "orders"
+        ids = {p["id"] for p in self.players}
+        files = self.order_files(turn)
+        if not folder.is_dir():
+            return []
+        return [
+            p.name
+            for p in sorted(folder.iterdir())
+            if not p.name.startswith(".") and not (p.stem in ids and files.get(p.stem) == p)
+        ]

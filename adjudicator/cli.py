@@ -1,0 +1,358 @@
+"""The `pbem` command line (design 8). Exit codes: 0 success, 1 refused or invalid input, 2 usage error.
+
+Each command imports what it needs when it runs, so a quick `pbem check`
+does not pay for Jinja or rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__
+
+
+class Failure(Exception):
+    """A refusal or invalid input: print the message, exit 1."""
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _err(message: str) -> None:
+    print(f"pbem: {message}", file=sys.stderr)
+
+
+# -- new ----------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .new import create, parse_players
+
+    players = parse_players(args.players)
+    campaign = create(
+        Path(args.dir),
+        args.game,
+        players,
+        options=args.option,
+        seed=args.seed,
+        passwords=not args.no_passwords,
+        gm_email=args.gm_email,
+        name=args.name,
+    )
+    out = _console()
+    out.print(f"Created {campaign.game.title} campaign [bold]{campaign.config['name']}[/] in {campaign.root}")
+    out.print(f"Seed commitment (publish it): {campaign.config['seed_commitment']}")
+    if args.seed is not None:
+        out.print(
+            "[yellow]Warning:[/] you chose the seed. A seed that players can guess lets them check the "
+            "commitment and foresee every draw; use it only for tests, demos or a tournament that announces it."
+        )
+    if campaign.uses_passwords:
+        out.print(f"Passwords for the players are in {campaign.root / 'gm' / 'passwords.yaml'}: send each player their own.")
+    out.print(f"Opening reports: {campaign.turn_dir(0) / 'reports'}; orders for turn 1 go to {campaign.turn_dir(1) / 'orders'}/")
+    return 0
+
+
+# -- status -----------------------------------------------------------------
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .adjudicate import prepare
+    from .turn import load_submission
+
+    campaign = prepare(Path(args.dir))
+    game, last = campaign.game, campaign.last_turn
+    state = campaign.state(last)
+    out = _console()
+    if game.is_over(state):
+        winners = ", ".join(state.get("names", {}).get(p, p) for p in game.winners(state))
+        out.print(f"{campaign.config['name']} ({game.title}): over after turn {last}; winners: {winners}")
+        return 0
+    pending = last + 1
+    out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}")
+    files = campaign.order_files(pending)
+    table = Table("player", "orders", "detail")
+    waiting = []
+    for player in game.due(state):
+        path = files.get(player)
+        if path is None:
+            waiting.append(player)
+            table.add_row(player, "[red]missing[/]", "")
+            continue
+        sub = load_submission(campaign, state, pending, player, path.read_bytes()[: 1 << 20], f"orders/{path.name}")
+        if sub.nmr:
+            table.add_row(player, "[red]rejected[/]", "; ".join(f"{p.where}: {p.what}" for p in sub.problems))
+        else:
+            void = len(sub.void)
+            table.add_row(player, "[green]valid[/]", f"{len(sub.readings)} orders" + (f", {void} void" if void else ""))
+    out.print(table)
+    out.print(f"Still missing: {', '.join(waiting)}" if waiting else "Every due player has sent a file.")
+    return 0
+
+
+# -- check --------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from . import yamlsafe
+    from .campaign import Campaign
+    from .pipeline import check_document
+
+    campaign = Campaign.open(Path(args.campaign))
+    last = campaign.last_turn
+    state = campaign.state(last)
+    if campaign.game.is_over(state):
+        raise Failure(f"{campaign.root}: the game is over; no orders are due")
+    path = Path(args.file)
+    with open(path, "rb") as handle:
+        data = handle.read(yamlsafe.MAX_BYTES + 1)
+    ids = set(state["players"])
+    expected = path.stem if path.stem in ids else None
+    try:
+        document = yamlsafe.load(data)
+    except yamlsafe.YamlError as exc:
+        print(f"{path}: REJECTED: {exc}")
+        print("The whole file would be refused and you would count as NMR (no moves received).")
+        return 1
+    sub = check_document(
+        campaign.game,
+        state,
+        document,
+        turn=last + 1,
+        expected_player=expected,
+        password_ok=campaign.password_ok if campaign.uses_passwords else None,
+        source=path.name,
+    )
+    if sub.nmr:
+        print(f"{path}: REJECTED")
+        for problem in sub.problems:
+            print(f"  {path}::{problem.where}: {problem.what}")
+        print("The whole file would be refused and you would count as NMR (no moves received).")
+        return 1
+    print(f"{path}: accepted for {sub.player}, turn {last + 1}" + ("" if sub.readings else " (no orders)"))
+    for reading in sub.readings:
+        print(f"  {reading.index + 1:2d}. {reading.written}")
+        if reading.accepted:
+            print(f"      -> {reading.meaning}")
+        else:
+            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. This order would do nothing; the others stand.")
+    return 1 if sub.void else 0
+
+
+# -- adjudicate -------------------------------------------------------------
+
+
+def _report_outcome(out: Any, outcome: Any) -> None:
+    from rich.table import Table
+
+    campaign, output = outcome.campaign, outcome.output
+    out.print(f"[bold]{campaign.config['name']}[/]: turn {output.turn} adjudicated ({campaign.root / f'turn-{output.turn:03d}'})")
+    table = Table("player", "orders", "problems")
+    for player, sub in output.submissions.items():
+        if sub.status == "missing":
+            table.add_row(player, "[red]missing: NMR[/]", "")
+        elif sub.status == "rejected":
+            table.add_row(player, "[red]rejected: NMR[/]", "\n".join(f"{sub.source}::{p.where}: {p.what}" for p in sub.problems))
+        else:
+            voids = "\n".join(f"{sub.source}::orders[{r.index}] void: {r.void}" for r in sub.void)
+            table.add_row(player, f"{len(sub.orders)} placed", voids)
+    out.print(table)
+    for name in output.stray:
+        out.print(f"[yellow]ignored in orders/:[/] {name}")
+    if campaign.game.is_over(output.state):
+        names = output.state.get("names", {})
+        out.print(f"The game is over. Winners: {', '.join(names.get(p, p) for p in campaign.game.winners(output.state))}")
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from .adjudicate import Refused, adjudicate
+    from .atomic import Busy
+    from .campaign import CampaignError
+
+    out = _console()
+    failed = 0
+    for folder in args.dirs:
+        try:
+            outcome = adjudicate(Path(folder), nmr=args.nmr)
+        except (Refused, Busy, CampaignError, OSError) as exc:
+            _err(str(exc))
+            failed += 1
+            continue
+        _report_outcome(out, outcome)
+    return 1 if failed else 0
+
+
+# -- show and report -----------------------------------------------------------
+
+
+def show_json(root: Path, player: str | None) -> dict[str, Any]:
+    from .campaign import Campaign
+
+    campaign = Campaign.open(root)
+    game, last = campaign.game, campaign.last_turn
+    state = campaign.state(last)
+    if player is not None and player not in state["players"]:
+        raise Failure(f"no player '{player}' in {root}; players: {', '.join(state['players'])}")
+    over = game.is_over(state)
+    view = game.view(state, player)
+    return {
+        "game": game.id,
+        "turn": last if over else last + 1,
+        "phase": game.phase(state),
+        "due": [] if over else game.due(state),
+        "over": over,
+        "winners": game.winners(state),
+        "players": game.player_fields(view),
+    }
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    data = show_json(Path(args.dir), args.player)
+    if args.json:
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        return 0
+    from rich.table import Table
+
+    out = _console()
+    out.print(f"{data['game']}: turn {data['turn']}, phase {data['phase']}" + (" (over)" if data["over"] else ""))
+    fields = sorted({k for row in data["players"].values() for k in row})
+    table = Table("player", *fields)
+    for player, row in data["players"].items():
+        table.add_row(player, *(str(row.get(k, "")) for k in fields))
+    out.print(table)
+    if data["over"]:
+        out.print(f"Winners: {', '.join(data['winners'])}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .campaign import Campaign
+
+    campaign = Campaign.open(Path(args.dir))
+    turn = campaign.last_turn if args.turn is None else args.turn
+    if not campaign.is_adjudicated(turn):
+        raise Failure(f"turn {turn} of {campaign.root} has not been adjudicated")
+    reports = campaign.turn_dir(turn) / "reports"
+    stem = args.player or "public"
+    found = sorted(p for p in reports.iterdir() if p.stem == stem)
+    if not found:
+        raise Failure(f"no report '{stem}' for turn {turn} in {reports}")
+    sys.stdout.write(found[0].read_text(encoding="utf-8"))
+    return 0
+
+
+# -- audit, reveal, demo -------------------------------------------------------
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from .audit import audit
+
+    result = audit(Path(args.dir))
+    if result.divergence:
+        print(f"AUDIT FAILED at turn {result.turns}: {result.divergence}")
+        return 1
+    print(f"Audit clean: the opening and {result.turns} turns replay byte for byte.")
+    return 0
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    from .reveal import reveal
+
+    seed, commitment = reveal(Path(args.dir))
+    print(f"Seed: {seed}\nCommitment: {commitment}\nWritten to {Path(args.dir) / 'reveal.yaml'}; anyone can now run pbem audit.")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(args.game, Path(args.dir) if args.dir else None, seed=args.seed, players=args.players, console=_console())
+
+
+# -- parser -----------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for hidden-identity games.")
+    parser.add_argument("--version", action="version", version=f"pbem-adjudicator {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(func=func)
+        return p
+
+    p = command("new", cmd_new, "create a campaign and its opening reports")
+    p.add_argument("dir")
+    p.add_argument("--game", required=True)
+    p.add_argument("--players", required=True, help="comma-separated ids, each optionally id=email")
+    p.add_argument("--gm-email")
+    p.add_argument("--seed", help="fix the seed (tests, demos, announced tournaments only)")
+    p.add_argument("--no-passwords", action="store_true", help="for forum games")
+    p.add_argument("--option", action="append", default=[], metavar="K=V")
+    p.add_argument("--name", help="campaign name for reports and mail (default: the folder's name)")
+
+    p = command("status", cmd_status, "turn, phase, who is due, who has sent valid orders")
+    p.add_argument("dir")
+
+    p = command("check", cmd_check, "check an order file before sending it")
+    p.add_argument("file")
+    p.add_argument("--campaign", required=True)
+
+    p = command("adjudicate", cmd_adjudicate, "adjudicate the pending turn of each campaign named")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
+
+    p = command("show", cmd_show, "the public view, or one player's view")
+    p.add_argument("dir")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--player")
+
+    p = command("report", cmd_report, "print a rendered report")
+    p.add_argument("dir")
+    p.add_argument("--turn", type=int)
+    p.add_argument("--player")
+
+    p = command("audit", cmd_audit, "replay every turn and compare byte for byte")
+    p.add_argument("dir")
+
+    p = command("reveal", cmd_reveal, "after the game: publish the seed")
+    p.add_argument("dir")
+
+    p = command("demo", cmd_demo, "play a whole seeded campaign with random legal orders")
+    p.add_argument("game", nargs="?", default="secrets")
+    p.add_argument("dir", nargs="?")
+    p.add_argument("--seed", default="demo")
+    p.add_argument("--players", type=int)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .atomic import Busy
+    from .campaign import CampaignError
+    from .games import UnknownGame
+
+    try:
+        return args.func(args)
+    except (Failure, CampaignError, UnknownGame, Busy) as exc:
+        _err(str(exc))
+        return 1
+    except FileNotFoundError as exc:
+        _err(f"{exc.filename}: no such file or folder")
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

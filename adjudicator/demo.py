@@ -1,0 +1,85 @@
+"""`pbem demo`: a whole campaign played by seeded random players, through the real files and commands."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import games
+from .adjudicate import adjudicate
+from .atomic import write_file
+from .audit import audit
+from .campaign import Campaign, dump_yaml, read_yaml
+from .new import create
+from .reveal import reveal
+from .rng import Rng
+
+DEMO_NAMES = ["alice", "bruno", "chiara", "dmitri", "esther", "farid", "greta", "hiro"]
+
+
+def write_demo_orders(campaign: Campaign, passwords: dict[str, str]) -> None:
+    """Each due player writes an order file for the pending turn, as a player would."""
+    game = campaign.game
+    last = campaign.last_turn
+    state = campaign.state(last)
+    rng = Rng(campaign.seed() or "", last + 1)
+    folder = campaign.turn_dir(last + 1) / "orders"
+    folder.mkdir(parents=True, exist_ok=True)
+    for player in game.due(state):
+        orders = game.demo_orders(game.view(state, player), player, rng.stream(f"demo/{player}"))
+        document: dict[str, Any] = {"player": player, "turn": last + 1}
+        if player in passwords:
+            document["password"] = passwords[player]
+        document["orders"] = orders
+        write_file(folder / f"{player}.yaml", dump_yaml(document))
+
+
+def play(root: Path, game_id: str, seed: str, players: int | None) -> Campaign:
+    game = games.get(game_id)
+    count = players or min(max(game.min_players, 4), game.max_players)
+    campaign = create(
+        root,
+        game_id,
+        [{"id": name, "name": name.capitalize()} for name in DEMO_NAMES[:count]],
+        seed=seed,
+        name=f"demo-{game_id}",
+    )
+    passwords = {str(k): str(v) for k, v in read_yaml(root / "gm" / "passwords.yaml").items()}
+    while not campaign.over:
+        write_demo_orders(campaign, passwords)
+        adjudicate(root)
+    reveal(root)
+    return campaign
+
+
+def run_demo(game_id: str, root: Path | None, *, seed: str, players: int | None, console: Any) -> int:
+    from rich.table import Table
+
+    from .cli import show_json
+
+    root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
+    with console.status(f"Playing a {game_id} campaign in {root} ..."):
+        campaign = play(root, game_id, seed, players)
+        result = audit(root)
+    data = show_json(root, None)
+    names = campaign.state()["names"]
+    table = Table(title=f"{campaign.game.title}: final standings after turn {data['turn']}")
+    fields = sorted({k for row in data["players"].values() for k in row})
+    table.add_column("player")
+    for name in fields:
+        table.add_column(name)
+    for player, row in data["players"].items():
+        marker = " (winner)" if player in data["winners"] else ""
+        table.add_row(names.get(player, player) + marker, *(_cell(row[k]) for k in fields))
+    console.print(table)
+    console.print(f"Campaign folder: {root}")
+    console.print(f"Public report of the last turn: {campaign.turn_dir(data['turn']) / 'reports'}")
+    console.print("Seed revealed; audit: " + ("clean, every turn replays byte for byte" if result.divergence is None else result.divergence))
+    return 0 if result.divergence is None else 1
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "-"
+    return str(value)

@@ -1,0 +1,22 @@
+"""The registry of games. Adding a game: its module, schemas, templates, and one line here."""
+
+from __future__ import annotations
+
+from .base import Game
+from .secrets import GAME as SECRETS
+
+GAMES: dict[str, Game] = {
+    SECRETS.id: SECRETS,
+}
+
+
+class UnknownGame(ValueError):
+    pass
+
+
+def get(game_id: str) -> Game:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise UnknownGame(f"unknown game '{game_id}'; the games are: {known}") from None

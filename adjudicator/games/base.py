@@ -1,0 +1,119 @@
+"""The protocol every game module implements, and the values it trades in.
+
+A game is pure: plain JSON-compatible dicts in, new dicts and event lists out.
+No file system, no clock, no global randomness: chance arrives as an Rng whose
+streams are derived from the campaign seed. The shell (loading, validation,
+authentication, rendering, audit) is written once against this protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..rng import Rng, Stream
+
+State = dict[str, Any]
+View = dict[str, Any]
+Order = dict[str, Any]
+Event = dict[str, Any]
+"""An event has a stable `code` and `seen_by`: "all" or the list of player ids
+who may see it. Reports show a player only the events they may see."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A campaign option set with `--option name=value` at `pbem new`."""
+
+    default: int | str | bool
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the campaign knows them when the game starts."""
+
+    id: str
+    name: str
+
+
+@dataclass
+class Reading:
+    """One order as the adjudicator reads it: accepted, or void with the reason."""
+
+    index: int
+    """Position in the file's `orders` list, counted from 0."""
+    written: str
+    """The order as the player wrote it, in one line, for echoing back."""
+    order: Order | None = None
+    """The canonical order when accepted; None when void."""
+    meaning: str = ""
+    """What the order will be taken to mean, in plain words."""
+    void: str | None = None
+    """Why the order is void, in plain words; None when accepted."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.void is None
+
+
+@dataclass
+class Setup:
+    """What `pbem new` fixes: the seats, the options and the game."""
+
+    game: str
+    seats: list[Seat]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(Protocol):
+    """What the shell needs from a game. See adjudicator/games/secrets.py for one."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Option]
+
+    def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
+        """The opening state: deals, draws and everything fixed before turn 1."""
+
+    def phase(self, state: State) -> str:
+        """The name of the pending phase (also the stem of its schema file)."""
+
+    def due(self, state: State) -> list[str]:
+        """The players who must send orders for the pending turn, in seat order."""
+
+    def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+        """Read schema-valid order items using only the player's own view."""
+
+    def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
+        """The NMR orders of a player whose file is missing or rejected."""
+
+    def resolve(self, state: State, orders: dict[str, list[Order]], rng: Rng) -> tuple[State, list[Event]]:
+        """All due players' canonical orders, resolved simultaneously."""
+
+    def view(self, state: State, player: str | None) -> View:
+        """What one player (or, for None, the public) may know."""
+
+    def is_over(self, state: State) -> bool: ...
+
+    def winners(self, state: State) -> list[str]: ...
+
+    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
+        """The `players` object of `pbem show --json`, built from a view."""
+
+    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        """Random legal orders, written as a player would write them."""
+
+
+def seat_order(state: State) -> list[str]:
+    return list(state["players"])
+
+
+def visible(event: Event, player: str | None) -> bool:
+    seen_by = event.get("seen_by", "all")
+    return seen_by == "all" or (player is not None and player in seen_by)

@@ -1,0 +1,297 @@
+"""Sid's Secrets (v2): seven SIDs a player, five simultaneous turns of stealing and guarding.
+
+Rules in our words: docs/rules/secrets.md. Decisions SECRETS-1..10 are fixed by
+the design; SECRETS-11 onwards are ours. Each has a data case in tests/cases/secrets/.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from ..rng import Rng, Stream
+from .base import Event, Option, Order, Reading, Seat, State, View
+
+RANKS = range(1, 8)
+SECRETS = range(1, 11)
+CAPTURE_POINTS = 5
+
+# "SID 1 steal David 8", "sid 2 steal Tony secret 6", "SID 3 guard secret 6", "SID 3 guard 6"
+_STEAL = re.compile(r"\s*sid\s*(\d+)\s+steals?\s+(.+?)\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
+_GUARD = re.compile(r"\s*sid\s*(\d+)\s+guards?\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
+
+
+def value(secret: int) -> int:
+    """A secret is worth twice its number less one (SECRETS-9)."""
+    return 2 * secret - 1
+
+
+class Secrets:
+    id = "secrets"
+    title = "Sid's Secrets"
+    min_players = 3
+    max_players = 6
+    options = {
+        "turns": Option(5, "how many turns the game lasts (the rulebook plays 5)", minimum=1, maximum=20),
+        "max_players": Option(
+            6, "raise the 6-player cap, for stress tests only", minimum=3, maximum=100_000
+        ),
+    }
+
+    # -- setup and flow ----------------------------------------------------
+
+    def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
+        players = [seat.id for seat in seats]
+        return {
+            "players": players,
+            "names": {seat.id: seat.name for seat in seats},
+            "turn": 0,
+            "turns": options["turns"],
+            "secrets": {p: list(SECRETS) for p in players},
+            "sids": {p: list(RANKS) for p in players},
+            "score": {p: 0 for p in players},
+            "stolen": [],
+            "captured": [],
+            "restrictions": {p: [] for p in players},
+        }
+
+    def phase(self, state: State) -> str:
+        return "orders"
+
+    def due(self, state: State) -> list[str]:
+        return [] if self.is_over(state) else list(state["players"])
+
+    def is_over(self, state: State) -> bool:
+        return state["turn"] >= state["turns"]
+
+    def winners(self, state: State) -> list[str]:
+        if not self.is_over(state):
+            return []
+        best = max(state["score"].values())
+        return [p for p in state["players"] if state["score"][p] == best]
+
+    # -- what a player may know ----------------------------------------------
+
+    def view(self, state: State, player: str | None) -> View:
+        public = {
+            key: copy.deepcopy(state[key])
+            for key in ("players", "names", "turn", "turns", "secrets", "sids", "score", "stolen", "captured")
+        }
+        public["over"] = self.is_over(state)
+        public["winners"] = self.winners(state)
+        public["player"] = player
+        # Which SID guarded what unmet stays the guarding player's own knowledge (SECRETS-10).
+        public["restrictions"] = copy.deepcopy(state["restrictions"][player]) if player else []
+        return public
+
+    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
+        return {
+            p: {"score": view["score"][p], "secrets": view["secrets"][p], "sids": view["sids"][p]}
+            for p in view["players"]
+        }
+
+    # -- reading orders ---------------------------------------------------
+
+    def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+        readings = [self._read_one(view, player, index, item) for index, item in items]
+        by_sid: dict[int, list[Reading]] = {}
+        for reading in readings:
+            if reading.order is not None:
+                by_sid.setdefault(reading.order["sid"], []).append(reading)
+        for sid, same in by_sid.items():
+            if len(same) > 1:  # SECRETS-1: every order of a doubly-ordered SID is void
+                for reading in same:
+                    reading.void = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
+        return readings
+
+    def _read_one(self, view: View, player: str, index: int, item: Any) -> Reading:
+        written = item if isinstance(item, str) else _write(item)
+        reading = Reading(index=index, written=written.strip())
+        parsed = _parse(item)
+        if isinstance(parsed, str):
+            reading.void = parsed
+            return reading
+        sid = parsed["sid"]
+        if sid not in RANKS:
+            reading.void = f"there is no SID {sid}: ranks run from 1 to 7"
+            return reading
+        if sid not in view["sids"][player]:
+            reading.void = f"your SID {sid} was captured in an earlier turn"
+            return reading
+        if "steal" in parsed:
+            return self._read_steal(view, player, reading, sid, parsed["steal"])
+        return self._read_guard(view, player, reading, sid, parsed["guard"])
+
+    def _read_steal(self, view: View, player: str, reading: Reading, sid: int, target: dict[str, Any]) -> Reading:
+        victim = _find_player(view, target["player"])
+        secret = target["secret"]
+        if victim is None:
+            known = ", ".join(f"{p} ({view['names'][p]})" for p in view["players"])
+            reading.void = f"there is no player called '{target['player']}' (players: {known})"
+        elif secret not in SECRETS:
+            reading.void = f"there is no secret {secret}: secrets run from 1 to 10"
+        elif victim == player:
+            reading.void = "a SID cannot steal its own player's secret"
+        elif secret not in view["secrets"][victim]:
+            reading.void = f"{view['names'][victim]}'s secret {secret} was stolen in an earlier turn, so SID {sid} is not placed"
+        else:
+            reading.order = {"sid": sid, "steal": {"player": victim, "secret": secret}}
+            reading.meaning = (
+                f"SID {sid} tries to steal {view['names'][victim]}'s secret {secret} (worth {value(secret)})"
+            )
+        return reading
+
+    def _read_guard(self, view: View, player: str, reading: Reading, sid: int, secret: int) -> Reading:
+        if secret not in SECRETS:
+            reading.void = f"there is no secret {secret}: secrets run from 1 to 10"
+        elif secret not in view["secrets"][player]:
+            reading.void = f"your secret {secret} was stolen in an earlier turn, so SID {sid} is not placed"
+        elif {"sid": sid, "secret": secret} in view["restrictions"]:
+            reading.void = (
+                f"SID {sid} guarded secret {secret} last turn and nobody tried to steal it, "
+                f"so it may not guard secret {secret} this turn"
+            )
+        else:
+            reading.order = {"sid": sid, "guard": secret}
+            reading.meaning = f"SID {sid} guards your secret {secret} (worth {value(secret)})"
+        return reading
+
+    def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
+        return []  # SECRETS-8: the SIDs of a player who sent nothing valid stay at home
+
+    # -- resolution ---------------------------------------------------------
+
+    def resolve(self, state: State, orders: dict[str, list[Order]], rng: Rng) -> tuple[State, list[Event]]:
+        new = copy.deepcopy(state)
+        new["turn"] = turn = state["turn"] + 1
+        seat = {p: i for i, p in enumerate(state["players"])}
+        # Group the SIDs of one player on one secret with one action (SECRETS-3).
+        guards: dict[tuple[str, int], list[int]] = {}
+        steals: dict[tuple[str, int], dict[str, list[int]]] = {}
+        for player in state["players"]:
+            for order in orders.get(player, []):
+                if "guard" in order:
+                    guards.setdefault((player, order["guard"]), []).append(order["sid"])
+                else:
+                    target = (order["steal"]["player"], order["steal"]["secret"])
+                    steals.setdefault(target, {}).setdefault(player, []).append(order["sid"])
+
+        events: list[Event] = []
+        lost_sids: dict[str, set[int]] = {p: set() for p in state["players"]}
+        for owner, secret in sorted(steals, key=lambda t: (seat[t[0]], t[1])):
+            attempts = {thief: sorted(sids) for thief, sids in sorted(steals[(owner, secret)].items(), key=lambda i: seat[i[0]])}
+            guard = sorted(guards.get((owner, secret), []))
+            events.extend(self._contest(new, turn, owner, secret, guard, attempts, lost_sids))
+
+        new["restrictions"] = {p: [] for p in state["players"]}
+        for (owner, secret), sids in sorted(guards.items(), key=lambda i: (seat[i[0][0]], i[0][1])):
+            if (owner, secret) in steals:
+                continue
+            # SECRETS-7: an unmet guard may not guard the same secret next turn; only its player learns of it.
+            new["restrictions"][owner].extend({"sid": sid, "secret": secret} for sid in sorted(sids))
+            events.append(
+                {"code": "guard_unmet", "seen_by": [owner], "owner": owner, "secret": secret, "sids": sorted(sids)}
+            )
+        for player, sids in lost_sids.items():
+            new["sids"][player] = [r for r in state["sids"][player] if r not in sids]
+        return new, events
+
+    def _contest(
+        self,
+        new: State,
+        turn: int,
+        owner: str,
+        secret: int,
+        guard: list[int],
+        attempts: dict[str, list[int]],
+        lost_sids: dict[str, set[int]],
+    ) -> list[Event]:
+        """Every placed steal on one secret, against its guard or against each other."""
+        base = {"seen_by": "all", "owner": owner, "secret": secret, "value": value(secret), "turn": turn}
+        strength = {thief: sum(sids) for thief, sids in attempts.items()}
+        events: list[Event] = []
+        if guard:  # SECRETS-4: a guarded secret is never stolen
+            held = sum(guard)
+            for thief, sids in attempts.items():
+                event = {**base, "thief": thief, "sids": sids, "strength": strength[thief],
+                         "guard_sids": guard, "guard_strength": held}
+                if strength[thief] <= held:
+                    lost_sids[thief].update(sids)
+                    points = CAPTURE_POINTS * len(sids)
+                    new["score"][owner] += points
+                    new["captured"].extend({"by": owner, "player": thief, "sid": sid, "turn": turn} for sid in sids)
+                    events.append({**event, "code": "captured", "points": points})
+                else:
+                    events.append({**event, "code": "escaped"})
+            return events
+        # SECRETS-5: the strictly strongest group steals; a tie at the top frustrates everyone.
+        top = max(strength.values())
+        leaders = [thief for thief, s in strength.items() if s == top]
+        rivals = [{"thief": t, "sids": s, "strength": strength[t]} for t, s in attempts.items()]
+        for thief, sids in attempts.items():
+            event = {**base, "thief": thief, "sids": sids, "strength": strength[thief], "rivals": rivals}
+            if strength[thief] < top:
+                events.append({**event, "code": "frightened"})
+            elif len(leaders) > 1:
+                events.append({**event, "code": "frustrated"})
+            else:
+                new["secrets"][owner].remove(secret)
+                new["score"][thief] += value(secret)
+                new["stolen"].append({"by": thief, "owner": owner, "secret": secret, "turn": turn})
+                events.append({**event, "code": "stolen", "points": value(secret)})
+        return events
+
+    # -- demo -------------------------------------------------------------------
+
+    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        """Each SID steals, guards or stays home at random; written in both forms."""
+        others = [p for p in view["players"] if p != player and view["secrets"][p]]
+        items: list[Any] = []
+        for sid in view["sids"][player]:
+            roll = stream.below(10)
+            if roll < 5 and others:
+                victim = stream.choice(others)
+                secret = stream.choice(view["secrets"][victim])
+                items.append(
+                    f"SID {sid} steal {view['names'][victim]} {secret}"
+                    if roll == 0
+                    else {"sid": sid, "steal": {"player": victim, "secret": secret}}
+                )
+            elif roll < 9:
+                allowed = [s for s in view["secrets"][player] if {"sid": sid, "secret": s} not in view["restrictions"]]
+                if allowed:
+                    secret = stream.choice(allowed)
+                    items.append(f"SID {sid} guard secret {secret}" if roll == 5 else {"sid": sid, "guard": secret})
+        return items
+
+
+def _parse(item: Any) -> dict[str, Any] | str:
+    """Canonical dict, or the reason the item cannot be read."""
+    if isinstance(item, dict):
+        return item
+    match = _STEAL.match(item)
+    if match:
+        return {"sid": int(match[1]), "steal": {"player": match[2], "secret": int(match[3])}}
+    match = _GUARD.match(item)
+    if match:
+        return {"sid": int(match[1]), "guard": int(match[2])}
+    return "not understood: write 'SID <rank> steal <player> <secret>' or 'SID <rank> guard secret <secret>'"
+
+
+def _write(order: dict[str, Any]) -> str:
+    if "steal" in order:
+        return f"SID {order['sid']} steal {order['steal']['player']} {order['steal']['secret']}"
+    return f"SID {order['sid']} guard secret {order['guard']}"
+
+
+def _find_player(view: View, named: str) -> str | None:
+    """A player by id or by display name, ignoring case (design 5)."""
+    wanted = named.strip().casefold()
+    for player in view["players"]:
+        if player.casefold() == wanted or view["names"][player].casefold() == wanted:
+            return player
+    return None
+
+
+GAME = Secrets()

@@ -1,0 +1,134 @@
+"""`pbem new`: create a campaign folder with its opening (turn 0) adjudicated."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from . import auth, games
+from .atomic import write_tree
+from .campaign import PLAYER_ID, Campaign, CampaignError, dump_yaml, turn_name
+from .games.base import Game, Option
+from .render import Renderer
+from .rng import commitment, new_seed
+from .turn import new_setup, opening
+
+
+def parse_players(spec: str) -> list[dict[str, Any]]:
+    """`tony,david=david@example.org` -> player entries; ids checked, emails kept."""
+    players: list[dict[str, Any]] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        player_id, _, email = part.partition("=")
+        player_id = player_id.strip()
+        if not PLAYER_ID.match(player_id):
+            raise CampaignError(
+                f"'{player_id}' cannot be a player id: use lowercase letters, digits, - and _, starting with a letter"
+            )
+        if any(p["id"] == player_id for p in players):
+            raise CampaignError(f"player '{player_id}' is named twice")
+        entry: dict[str, Any] = {"id": player_id, "name": player_id}
+        if email.strip():
+            entry["email"] = email.strip()
+        players.append(entry)
+    return players
+
+
+def _coerce(name: str, raw: str, option: Option) -> Any:
+    default = option.default
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
+            raise CampaignError(f"option {name} takes true or false, not '{raw}'")
+        return raw.lower() in ("true", "yes", "1")
+    if isinstance(default, int):
+        try:
+            value = int(raw)
+        except ValueError:
+            raise CampaignError(f"option {name} takes a whole number, not '{raw}'") from None
+        if option.minimum is not None and value < option.minimum or option.maximum is not None and value > option.maximum:
+            raise CampaignError(f"option {name} must be between {option.minimum} and {option.maximum}, not {value}")
+        return value
+    if option.choices and raw not in option.choices:
+        raise CampaignError(f"option {name} takes one of {', '.join(option.choices)}, not '{raw}'")
+    return raw
+
+
+def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    options = {name: option.default for name, option in game.options.items()}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep:
+            raise CampaignError(f"--option needs the form name=value, not '{pair}'")
+        if name not in game.options:
+            known = ", ".join(sorted(game.options)) or "none"
+            raise CampaignError(f"{game.id} has no option '{name}' (its options: {known})")
+        options[name] = _coerce(name, raw.strip(), game.options[name])
+    return options
+
+
+def create(
+    root: Path,
+    game_id: str,
+    players: list[dict[str, Any]],
+    *,
+    options: list[str] = (),  # type: ignore[assignment]
+    seed: str | None = None,
+    passwords: bool = True,
+    gm_email: str | None = None,
+    name: str | None = None,
+) -> Campaign:
+    """Build the whole campaign in a dot-named folder beside ROOT, then rename it into place."""
+    game = games.get(game_id)
+    chosen = parse_options(game, list(options))
+    cap = chosen.get("max_players", game.max_players)
+    if not game.min_players <= len(players) <= cap:
+        raise CampaignError(f"{game.title} takes {game.min_players} to {cap} players, not {len(players)}")
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise CampaignError(f"{root} already exists and is not empty; choose a new folder")
+    seed = seed if seed is not None else new_seed()
+    secret_passwords: dict[str, str] = {}
+    entries = []
+    for player in players:
+        entry = dict(player)
+        if passwords:
+            secret_passwords[player["id"]] = auth.new_password()
+            entry["password"] = auth.hash_password(secret_passwords[player["id"]])
+        entries.append(entry)
+    config: dict[str, Any] = {
+        "name": name or root.resolve().name,
+        "game": game.id,
+        "options": chosen,
+        "passwords": passwords,
+        "seed_commitment": commitment(seed),
+    }
+    if gm_email:
+        config["gm_email"] = gm_email
+    config["players"] = entries
+
+    files = {"campaign.yaml": b"# pbem-adjudicator campaign settings\n" + dump_yaml(config)}
+    files["gm/seed.yaml"] = dump_yaml({"seed": seed})
+    if passwords:
+        files["gm/passwords.yaml"] = dump_yaml(secret_passwords)
+    staging = root.with_name(f".{root.name}.new")
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    try:
+        write_tree(staging, files)
+        os.chmod(staging / "gm", 0o700)
+        campaign = Campaign(staging, config, game)
+        setup = new_setup(config["name"], game, entries, chosen, seed, passwords)
+        out = opening(campaign, setup, seed, Renderer(game.id, None))
+        write_tree(staging / turn_name(0), out.files)
+        (staging / turn_name(1) / "orders").mkdir(parents=True)
+        if root.exists():
+            root.rmdir()
+        os.rename(staging, root)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return Campaign(root, config, game)

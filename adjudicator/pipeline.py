@@ -1,0 +1,158 @@
+"""One turn as a short pipeline of named, pure stages.
+
+check each file (envelope, then each order) -> add NMR defaults -> resolve.
+No files here: the stages take parsed documents and return values, so the
+same code serves `pbem adjudicate`, `pbem check`, `pbem audit` and the rule
+cases in tests/cases/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import schemas
+from .games.base import Event, Game, Order, Reading, State
+from .rng import Rng
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with a file as a whole; the file is rejected."""
+
+    where: str
+    what: str
+
+
+@dataclass
+class Submission:
+    """One player's orders for one turn, as checked."""
+
+    player: str
+    status: str
+    """`accepted`, `rejected` (file refused: NMR) or `missing` (no file: NMR)."""
+    source: str = ""
+    """The file name the orders came from, for messages."""
+    problems: list[Problem] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+
+    @property
+    def nmr(self) -> bool:
+        return self.status != "accepted"
+
+    @property
+    def orders(self) -> list[Order]:
+        return [r.order for r in self.readings if r.order is not None]
+
+    @property
+    def void(self) -> list[Reading]:
+        return [r for r in self.readings if not r.accepted]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "source": self.source,
+            "problems": [{"where": p.where, "what": p.what} for p in self.problems],
+            "orders": [
+                {"index": r.index, "written": r.written, "order": r.order, "meaning": r.meaning, "void": r.void}
+                for r in self.readings
+            ],
+        }
+
+
+PasswordCheck = Callable[[str, str], bool]
+"""(player, password) -> whether it is that player's password."""
+
+
+def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list[Reading]:
+    """Check each order against the phase schema, then let the game read the rest.
+
+    A schema-breaking order is void on its own; the others stand (design 5).
+    The game sees only the player's own view, so `pbem check` can tell a player
+    exactly what the adjudicator will make of the file and nothing more.
+    """
+    schema = schemas.load(f"{game.id}/{game.phase(state)}")
+    readings: dict[int, Reading] = {}
+    valid: list[tuple[int, Any]] = []
+    for index, item in enumerate(items):
+        errors = schema.errors(item, prefix=f"orders[{index}]")
+        if errors:
+            written = item if isinstance(item, str) else schemas.show_value(item, 60)
+            readings[index] = Reading(
+                index=index,
+                written=str(written).strip(),
+                void="; ".join(f"{e.path} {e.message}" for e in errors),
+            )
+        else:
+            valid.append((index, item))
+    if valid:
+        for reading in game.read_orders(game.view(state, player), player, valid):
+            readings[reading.index] = reading
+    return [readings[i] for i in sorted(readings)]
+
+
+def check_document(
+    game: Game,
+    state: State,
+    document: Any,
+    *,
+    turn: int,
+    expected_player: str | None,
+    password_ok: PasswordCheck | None,
+    source: str = "",
+) -> Submission:
+    """Check a parsed order file: the envelope first (any fault rejects the file), then each order."""
+    player = expected_player or (document.get("player") if isinstance(document, dict) else None) or "?"
+    sub = Submission(player=str(player), status="rejected", source=source)
+    if not isinstance(document, dict):
+        sub.problems.append(Problem("(the whole file)", "must be a mapping with the fields player, turn and orders"))
+        return sub
+    numeric_password = isinstance(document.get("password"), int) and not isinstance(document["password"], bool)
+    if numeric_password:  # digits-only passwords arrive as numbers; their digits are what was typed
+        document = {**document, "password": str(document["password"])}
+    errors = schemas.load("common/order-file").errors(document)
+    for error in errors:
+        sub.problems.append(Problem(error.path, error.message))
+    if errors:
+        return sub
+    if expected_player is not None and document["player"] != expected_player:
+        sub.problems.append(
+            Problem("player", f"says '{document['player']}' but the file is {source or expected_player + '.yaml'}")
+        )
+    elif document["player"] not in state["players"]:
+        sub.problems.append(Problem("player", f"'{document['player']}' is not a player of this campaign"))
+    if document["turn"] != turn:
+        sub.problems.append(Problem("turn", f"says {document['turn']} but the pending turn is {turn}"))
+    if password_ok is not None:
+        if "password" not in document:
+            sub.problems.append(Problem("password", "is missing; this campaign uses passwords"))
+        elif not password_ok(document["player"], document["password"]):
+            hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
+            sub.problems.append(Problem("password", "is not this player's password" + hint))
+    if not sub.problems and document["player"] not in game.due(state):
+        sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
+    if sub.problems:
+        return sub
+    sub.player = document["player"]
+    sub.status = "accepted"
+    sub.readings = read_orders(game, state, sub.player, document["orders"])
+    return sub
+
+
+def missing(player: str) -> Submission:
+    return Submission(player=player, status="missing")
+
+
+def resolve(
+    game: Game, state: State, submissions: dict[str, Submission], rng: Rng
+) -> tuple[State, list[Event], dict[str, list[Order]]]:
+    """Add the NMR defaults for the silent, then resolve everything at once."""
+    orders: dict[str, list[Order]] = {}
+    for player in game.due(state):
+        sub = submissions.get(player)
+        if sub is None or sub.nmr:
+            orders[player] = game.default_orders(state, player, rng)
+        else:
+            orders[player] = sub.orders
+    new_state, events = game.resolve(state, orders, rng)
+    return new_state, events, orders

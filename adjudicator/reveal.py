@@ -1,0 +1,24 @@
+"""`pbem reveal`: after the game, publish the seed so that anyone can audit every draw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .atomic import locked, write_file
+from .campaign import Campaign, CampaignError, dump_yaml
+from .rng import commitment
+
+
+def reveal(root: Path) -> tuple[str, str]:
+    with locked(root):
+        campaign = Campaign.open(root)
+        if not campaign.over:
+            raise CampaignError(f"{root}: the game is not over; revealing the seed now would let players foresee every draw")
+        seed = campaign.seed()
+        if seed is None:
+            raise CampaignError(f"{root}: gm/seed.yaml is missing, so there is no seed to reveal")
+        published = campaign.setup_record()["seed_commitment"]
+        if commitment(seed) != published:
+            raise CampaignError(f"{root}: gm/seed.yaml does not match the published commitment {published}")
+        write_file(root / "reveal.yaml", dump_yaml({"seed": seed, "seed_commitment": published}))
+        return seed, published

@@ -1,0 +1,191 @@
+"""Everything a turn writes, computed from its inputs alone.
+
+`opening` and `turn` return the turn folder's files as bytes without touching
+the disk: `pbem adjudicate` commits them atomically and `pbem audit` compares
+them with what is on disk, byte for byte. Nothing here reads a clock, a set's
+order or the folder's location.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from . import yamlsafe
+from .campaign import Campaign, dump_json, turn_name
+from .games.base import Event, Game, Seat, State, visible
+from .pipeline import Submission, check_document, missing, resolve
+from .render import PRIVATE, PUBLIC, Renderer
+from .rng import Rng, commitment
+
+
+@dataclass
+class TurnOutput:
+    turn: int
+    files: dict[str, bytes]
+    """Relative path in the turn folder -> content; includes manifest.json."""
+    state: State
+    submissions: dict[str, Submission]
+    events: list[Event]
+    stray: list[str]
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_submission(
+    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str
+) -> Submission:
+    """One order file, read and checked; any failure at all becomes that file's rejection."""
+    from .pipeline import Problem
+
+    try:
+        document = yamlsafe.load(data)
+    except yamlsafe.YamlError as exc:
+        return Submission(player, "rejected", source, [Problem("(the whole file)", str(exc))])
+    except Exception as exc:  # noqa: BLE001 - one player's bytes must never stop the run
+        return Submission(player, "rejected", source, [Problem("(the whole file)", f"could not be read ({type(exc).__name__})")])
+    try:
+        return check_document(
+            campaign.game,
+            state,
+            document,
+            turn=turn,
+            expected_player=player,
+            password_ok=campaign.password_ok if campaign.uses_passwords else None,
+            source=source,
+        )
+    except Exception as exc:  # noqa: BLE001
+        return Submission(player, "rejected", source, [Problem("(the whole file)", f"could not be checked ({type(exc).__name__})")])
+
+
+def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outputs: dict[str, bytes]) -> bytes:
+    return dump_json(
+        {
+            "turn": turn,
+            "previous_manifest": sha256(previous) if previous is not None else None,
+            "inputs": {name: sha256(data) for name, data in sorted(inputs.items())},
+            "outputs": {name: sha256(data) for name, data in sorted(outputs.items())},
+        }
+    )
+
+
+def _reports(
+    game: Game,
+    renderer: Renderer,
+    setup: dict[str, Any],
+    state: State,
+    turn: int,
+    events: list[Event],
+    submissions: dict[str, Submission],
+    previous_state: State | None,
+) -> dict[str, bytes]:
+    over = game.is_over(state)
+    common = {
+        "campaign": {
+            "name": setup["name"],
+            "game": game.title,
+            "game_id": game.id,
+            "commitment": setup["seed_commitment"],
+            "uses_passwords": setup["passwords"],
+        },
+        "turn": turn,
+        "over": over,
+        "winners": game.winners(state),
+        "next": {"turn": turn + 1, "phase": game.phase(state), "due": game.due(state)} if not over else None,
+        "nmr": sorted(p for p, s in submissions.items() if s.nmr),
+        "due_this_turn": game.due(previous_state) if previous_state is not None else [],
+    }
+    files: dict[str, bytes] = {}
+    public = {**common, "player": None, "view": game.view(state, None), "events": [e for e in events if visible(e, None)]}
+    for name, data in renderer.render("public", "public", public).items():
+        files[f"reports/{name}"] = data
+    for player in state["players"]:
+        context = {
+            **common,
+            "player": player,
+            "view": game.view(state, player),
+            "events": [e for e in events if visible(e, player)],
+            "submission": submissions.get(player),
+        }
+        for name, data in renderer.render("private", player, context).items():
+            files[f"reports/{name}"] = data
+    return files
+
+
+def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Renderer) -> TurnOutput:
+    """Turn 0: deal and draw what the game needs, and the opening reports."""
+    game = campaign.game
+    seats = [Seat(p["id"], p["name"]) for p in setup["players"]]
+    state = game.setup(seats, setup["options"], Rng(seed, 0))
+    setup_bytes = dump_json(setup)
+    outputs = {"state.json": dump_json(state)}
+    outputs.update(_reports(game, renderer, setup, state, 0, [], {}, None))
+    files = {"setup.json": setup_bytes, **outputs}
+    files["manifest.json"] = _manifest(0, None, {"setup.json": setup_bytes}, outputs)
+    return TurnOutput(0, files, state, {}, [], [])
+
+
+def turn(
+    campaign: Campaign,
+    turn_number: int,
+    state: State,
+    order_bytes: dict[str, bytes],
+    previous_manifest: bytes,
+    seed: str,
+    renderer: Renderer,
+) -> TurnOutput:
+    """Check every file, add NMR defaults, resolve, render: the whole turn as bytes.
+
+    `order_bytes` maps each file name in the orders folder to its content.
+    """
+    game = campaign.game
+    setup = campaign.setup_record()
+    rng = Rng(seed, turn_number)
+    ids = set(state["players"])
+    submissions: dict[str, Submission] = {}
+    stray: list[str] = []
+    by_player = {}
+    for name, data in sorted(order_bytes.items()):
+        stem, _, ext = name.rpartition(".")
+        if ext in ("yaml", "yml") and stem in ids and stem not in by_player:
+            by_player[stem] = (name, data)
+        else:
+            stray.append(name)
+    for player in game.due(state):
+        if player in by_player:
+            name, data = by_player[player]
+            submissions[player] = load_submission(campaign, state, turn_number, player, data, f"orders/{name}")
+        else:
+            submissions[player] = missing(player)
+    new_state, events, used = resolve(game, state, submissions, rng)
+    results = {
+        "turn": turn_number,
+        "phase": game.phase(state),
+        "submissions": {p: s.to_json() for p, s in submissions.items()},
+        "orders_resolved": used,
+        "events": events,
+        "stray_files": stray,
+    }
+    outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
+    outputs.update(_reports(game, renderer, setup, new_state, turn_number, events, submissions, state))
+    inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
+    files = {**outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
+    return TurnOutput(turn_number, files, new_state, submissions, events, stray)
+
+
+def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dict[str, Any], seed: str, passwords: bool) -> dict[str, Any]:
+    """The record of what pbem new fixed; it is turn 0's input and never changes."""
+    return {
+        "name": name,
+        "game": game.id,
+        "players": [{"id": p["id"], "name": p["name"]} for p in players],
+        "options": options,
+        "seed_commitment": commitment(seed),
+        "passwords": passwords,
+    }
+
+
+__all__ = ["TurnOutput", "opening", "turn", "new_setup", "load_submission", "turn_name"]

@@ -1,0 +1,157 @@
+"""Safe, strict loading of the YAML that players send.
+
+The document is built straight from libyaml's event stream (the C parser, no
+Python object construction by tag), because the stock composer has three
+hazards for hostile input: it recurses once per nesting level in C (a deeply
+nested file crashes the interpreter), it turns an alias into a shared node (an
+"alias bomb" explodes whatever walks the result) and it lets a duplicate key
+silently win. Here aliases, merge keys, explicit tags, duplicate keys, several
+documents and nesting past MAX_DEPTH are refused with a message that says so.
+
+Scalars follow the YAML 1.2 core schema rather than PyYAML's YAML 1.1 rules,
+so `no`, `off`, `012`, `1:20` and `2026-11-29` stay the strings the player
+typed; only plain decimal integers, true/false and null are converted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+MAX_BYTES = 64 * 1024
+MAX_DEPTH = 32
+# Longer digit strings stay text, so the schema reports "not an integer"
+# instead of Python's int() refusing a 5,000-digit number.
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})\Z")
+_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+_STR_TAGS = frozenset({None, "!", "tag:yaml.org,2002:str"})
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class YamlError(ValueError):
+    """The text is not a YAML document we accept; the message says why and where."""
+
+
+def _tag(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")[:60]
+
+
+def _where(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    if mark is None:
+        return ""
+    return f" (line {mark.line + 1}, column {mark.column + 1})"
+
+
+def _scalar(event: Any) -> Any:
+    value: str = event.value
+    if event.tag not in _STR_TAGS:
+        raise YamlError(f"YAML tags such as {_tag(event.tag)} are not accepted{_where(event)}")
+    plain = event.implicit[0] and event.tag is None
+    if not plain:
+        return value
+    if value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if _INT.match(value):
+        return int(value)
+    return value
+
+
+class _Mapping:
+    __slots__ = ("data", "key", "has_key")
+
+    def __init__(self) -> None:
+        self.data: dict[Any, Any] = {}
+        self.key: Any = None
+        self.has_key = False
+
+
+def _add(parent: Any, value: Any, event: Any) -> None:
+    if isinstance(parent, list):
+        parent.append(value)
+        return
+    if not parent.has_key:
+        if isinstance(value, (dict, list)):
+            raise YamlError(f"a mapping key must be a plain value, not a list or mapping{_where(event)}")
+        if value == "<<" and isinstance(event, yaml.ScalarEvent) and event.implicit[0]:
+            raise YamlError(f"merge keys (<<) are not accepted{_where(event)}")
+        if value in parent.data:
+            raise YamlError(f"duplicate key {str(value)[:40]!r} in one mapping{_where(event)}")
+        parent.key, parent.has_key = value, True
+        return
+    parent.data[parent.key] = value
+    parent.has_key = False
+
+
+def load(data: bytes | str) -> Any:
+    """Parse one YAML document from `data`; raise YamlError on anything refused."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_BYTES:
+            raise YamlError(f"the file is {len(data)} bytes; the limit is {MAX_BYTES}")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise YamlError(f"the file is not UTF-8 text (byte {exc.start} is invalid)") from None
+    else:
+        text = data
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+            raise YamlError(f"the text is longer than the limit of {MAX_BYTES} bytes")
+    if "\x00" in text:
+        raise YamlError("the file contains a NUL byte, so it is not a text file")
+    loader = _Loader(text)
+    try:
+        return _build(loader)
+    except yaml.MarkedYAMLError as exc:
+        problem = exc.problem or exc.context or "not valid YAML"
+        mark = exc.problem_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise YamlError(f"not valid YAML: {problem}{where}") from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"not valid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def _build(loader: Any) -> Any:
+    stack: list[Any] = []
+    documents = 0
+    result: Any = None
+    while loader.check_event():
+        event = loader.get_event()
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise YamlError(f"the file holds more than one YAML document{_where(event)}")
+            continue
+        if isinstance(event, yaml.AliasEvent):
+            raise YamlError(f"YAML aliases (*{str(event.anchor)[:40]}) are not accepted{_where(event)}")
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if event.tag is not None and event.tag not in (
+                "tag:yaml.org,2002:seq",
+                "tag:yaml.org,2002:map",
+            ):
+                raise YamlError(f"YAML tags such as {_tag(event.tag)} are not accepted{_where(event)}")
+            if len(stack) >= MAX_DEPTH:
+                raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep{_where(event)}")
+            stack.append([] if isinstance(event, yaml.SequenceStartEvent) else _Mapping())
+            continue
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            done = stack.pop()
+            value = done.data if isinstance(done, _Mapping) else done
+        elif isinstance(event, yaml.ScalarEvent):
+            value = _scalar(event)
+        else:  # stream and document ends
+            continue
+        if stack:
+            _add(stack[-1], value, event)
+        else:
+            result = value
+    return result
