@@ -275,7 +275,9 @@ def cmd_reveal(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(args.game, Path(args.dir) if args.dir else None, seed=args.seed, players=args.players, console=_console())
+    return run_demo(
+        args.game, Path(args.dir) if args.dir else None, seed=args.seed, players=args.players, passwords=not args.no_passwords, console=_console()
+    )
 
 
 # -- parser -----------------------------------------------------------------------
@@ -332,7 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", default="secrets")
     p.add_argument("dir", nargs="?")
     p.add_argument("--seed", default="demo")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=int, help="how many players (default: 4, or the game's limit)")
+    p.add_argument("--no-passwords", action="store_true", help="play without passwords (byte-reproducible folder)")
     return parser
 
 

@@ -35,7 +35,7 @@ def write_demo_orders(campaign: Campaign, passwords: dict[str, str]) -> None:
         write_file(folder / f"{player}.yaml", dump_yaml(document))
 
 
-def play(root: Path, game_id: str, seed: str, players: int | None) -> Campaign:
+def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True) -> Campaign:
     game = games.get(game_id)
     count = players or min(max(game.min_players, 4), game.max_players)
     campaign = create(
@@ -44,23 +44,27 @@ def play(root: Path, game_id: str, seed: str, players: int | None) -> Campaign:
         [{"id": name, "name": name.capitalize()} for name in DEMO_NAMES[:count]],
         seed=seed,
         name=f"demo-{game_id}",
+        passwords=passwords,
     )
-    passwords = {str(k): str(v) for k, v in read_yaml(root / "gm" / "passwords.yaml").items()}
+    secret = root / "gm" / "passwords.yaml"
+    known = {str(k): str(v) for k, v in read_yaml(secret).items()} if passwords else {}
     while not campaign.over:
-        write_demo_orders(campaign, passwords)
+        write_demo_orders(campaign, known)
         adjudicate(root)
     reveal(root)
     return campaign
 
 
-def run_demo(game_id: str, root: Path | None, *, seed: str, players: int | None, console: Any) -> int:
+def run_demo(
+    game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any
+) -> int:
     from rich.table import Table
 
     from .cli import show_json
 
     root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
     with console.status(f"Playing a {game_id} campaign in {root} ..."):
-        campaign = play(root, game_id, seed, players)
+        campaign = play(root, game_id, seed, players, passwords)
         result = audit(root)
     data = show_json(root, None)
     names = campaign.state()["names"]

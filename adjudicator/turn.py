@@ -72,7 +72,7 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
     )
 
 
-def _reports(
+def render_reports(
     game: Game,
     renderer: Renderer,
     setup: dict[str, Any],
@@ -122,7 +122,7 @@ def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Rend
     state = game.setup(seats, setup["options"], Rng(seed, 0))
     setup_bytes = dump_json(setup)
     outputs = {"state.json": dump_json(state)}
-    outputs.update(_reports(game, renderer, setup, state, 0, [], {}, None))
+    outputs.update(render_reports(game, renderer, setup, state, 0, [], {}, None))
     files = {"setup.json": setup_bytes, **outputs}
     files["manifest.json"] = _manifest(0, None, {"setup.json": setup_bytes}, outputs)
     return TurnOutput(0, files, state, {}, [], [])
@@ -170,7 +170,7 @@ def turn(
         "stray_files": stray,
     }
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
-    outputs.update(_reports(game, renderer, setup, new_state, turn_number, events, submissions, state))
+    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
     files = {**outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
     return TurnOutput(turn_number, files, new_state, submissions, events, stray)
@@ -188,4 +188,4 @@ def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dic
     }
 
 
-__all__ = ["TurnOutput", "opening", "turn", "new_setup", "load_submission", "turn_name"]
+__all__ = ["TurnOutput", "opening", "turn", "new_setup", "load_submission", "render_reports", "turn_name"]

@@ -109,6 +109,18 @@ class Game(Protocol):
     def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
         """Random legal orders, written as a player would write them."""
 
+    def disguises(
+        self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
+    ) -> list[tuple[State, dict[str, list[Order]]]]:
+        """Other worlds that differ from (state, orders) only in what `player` alone knows.
+
+        The conformance suite resolves each and requires every other player's
+        report, and the public one, to stay byte-identical (design 7).
+        """
+
+    def invariants(self, state: State) -> list[str]:
+        """What is wrong with a state (cards or tokens not conserved, scores not adding up); empty when sound."""
+
 
 def seat_order(state: State) -> list[str]:
     return list(state["players"])
