@@ -49,6 +49,7 @@ def prepare(root: Path) -> Campaign:
 
 def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None) -> Outcome:
     """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done."""
+    Campaign.open(root)  # a folder that is no campaign is named as such, before any lock file is made
     with atomic.locked(Path(root)):
         campaign = prepare(root)
         game = campaign.game

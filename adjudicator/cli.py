@@ -152,22 +152,25 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _report_outcome(out: Any, outcome: Any) -> None:
-    from rich.table import Table
+    """One line per player, problems in full: GM output is often a cron log, read with grep."""
+    from rich.markup import escape
 
     campaign, output = outcome.campaign, outcome.output
-    out.print(f"[bold]{campaign.config['name']}[/]: turn {output.turn} adjudicated ({campaign.root / f'turn-{output.turn:03d}'})")
-    table = Table("player", "orders", "problems")
+    out.print(f"[bold]{escape(campaign.config['name'])}[/]: turn {output.turn} adjudicated ({campaign.root / f'turn-{output.turn:03d}'})")
     for player, sub in output.submissions.items():
         if sub.status == "missing":
-            table.add_row(player, "[red]missing: NMR[/]", "")
+            out.print(f"  {player}: [red]no orders: NMR[/]")
         elif sub.status == "rejected":
-            table.add_row(player, "[red]rejected: NMR[/]", "\n".join(f"{sub.source}::{p.where}: {p.what}" for p in sub.problems))
+            out.print(f"  {player}: [red]file rejected: NMR[/]")
+            for p in sub.problems:
+                out.print(f"      {escape(sub.source)}::{escape(p.where)}: {escape(p.what)}")
         else:
-            voids = "\n".join(f"{sub.source}::orders[{r.index}] void: {r.void}" for r in sub.void)
-            table.add_row(player, f"{len(sub.orders)} placed", voids)
-    out.print(table)
+            void = sub.void
+            out.print(f"  {player}: {len(sub.orders)} orders placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
+            for r in void:
+                out.print(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}")
     for name in output.stray:
-        out.print(f"[yellow]ignored in orders/:[/] {name}")
+        out.print(f"  [yellow]ignored in orders/:[/] {escape(name)}")
     if campaign.game.is_over(output.state):
         names = output.state.get("names", {})
         out.print(f"The game is over. Winners: {', '.join(names.get(p, p) for p in campaign.game.winners(output.state))}")
@@ -351,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         _err(str(exc))
         return 1
     except FileNotFoundError as exc:
-        _err(f"{exc.filename}: no such file or folder")
+        _err(f"{exc.filename}: no such file or folder" if exc.filename else str(exc))
         return 1
     except BrokenPipeError:
         return 0

@@ -110,23 +110,23 @@ def check_document(
     numeric_password = isinstance(document.get("password"), int) and not isinstance(document["password"], bool)
     if numeric_password:  # digits-only passwords arrive as numbers; their digits are what was typed
         document = {**document, "password": str(document["password"])}
-    errors = schemas.load("common/order-file").errors(document)
-    for error in errors:
+    for error in schemas.load("common/order-file").errors(document):
         sub.problems.append(Problem(error.path, error.message))
-    if errors:
-        return sub
-    if expected_player is not None and document["player"] != expected_player:
-        sub.problems.append(
-            Problem("player", f"says '{document['player']}' but the file is {source or expected_player + '.yaml'}")
-        )
-    elif document["player"] not in state["players"]:
-        sub.problems.append(Problem("player", f"'{document['player']}' is not a player of this campaign"))
-    if document["turn"] != turn:
-        sub.problems.append(Problem("turn", f"says {document['turn']} but the pending turn is {turn}"))
-    if password_ok is not None:
-        if "password" not in document:
+    # The envelope's meaning is checked even when its shape is faulty, so one
+    # reply tells the player everything that is wrong (style 5).
+    sender, number = document.get("player"), document.get("turn")
+    if isinstance(sender, str):
+        if expected_player is not None and sender != expected_player:
+            sub.problems.append(Problem("player", f"says '{sender}' but the file is {source or expected_player + '.yaml'}"))
+        elif sender not in state["players"]:
+            sub.problems.append(Problem("player", f"'{sender}' is not a player of this campaign"))
+    if isinstance(number, int) and not isinstance(number, bool) and number != turn:
+        sub.problems.append(Problem("turn", f"says {number} but the pending turn is {turn}"))
+    if password_ok is not None and isinstance(sender, str):
+        password = document.get("password")
+        if password is None:
             sub.problems.append(Problem("password", "is missing; this campaign uses passwords"))
-        elif not password_ok(document["player"], document["password"]):
+        elif isinstance(password, str) and not password_ok(sender, password):
             hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
             sub.problems.append(Problem("password", "is not this player's password" + hint))
     if not sub.problems and document["player"] not in game.due(state):

@@ -138,14 +138,33 @@ class Schema:
             cls = jsonschema.validators.validator_for(self.document)
             cls.check_schema(self.document)
             self._slow = cls(self.document)
-        from jsonschema.exceptions import best_match
-
         found: list[SchemaError] = []
         for error in sorted(self._slow.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
-            if error.validator in ("oneOf", "anyOf") and error.context:
-                error = best_match(error.context)
-            found.append(SchemaError(_path(prefix, error), _words(error)))
+            for leaf in _closest_branch(error):
+                found.append(SchemaError(_path(prefix, leaf), _words(leaf)))
         return found or [SchemaError(prefix or "(the whole file)", "does not match the schema")]
+
+
+def _closest_branch(error: Any) -> list[Any]:
+    """For a failed oneOf/anyOf, the errors of the alternative the player most likely meant.
+
+    Alternatives of the wrong type (a mapping where the branch wants text) are
+    dropped; of the rest, the one with the fewest errors is reported in full.
+    """
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        return [error]
+    branches: dict[int, list[Any]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.schema_path[0], []).append(sub)
+    plausible = {
+        index: subs
+        for index, subs in branches.items()
+        if not any(sub.validator == "type" and not sub.relative_path for sub in subs)
+    }
+    if not plausible:
+        return [error]
+    best = min(plausible.values(), key=len)
+    return [leaf for sub in best for leaf in _closest_branch(sub)]
 
 
 @cache

@@ -1,0 +1,191 @@
+"""A GM's and a player's use of `pbem`, end to end, through the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adjudicator.atomic import locked
+from adjudicator.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    root = tmp_path / "spies"
+    code, out, _ = pbem(capsys, "new", root, "--game", "secrets", "--players", "tony=tony@example.org,david,sue", "--seed", "t")
+    assert code == 0, out
+    return root
+
+
+def passwords(root: Path) -> dict[str, str]:
+    return yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+
+
+def send(root: Path, player: str, orders: list, turn: int = 1, password: str | None = None, name: str | None = None) -> Path:
+    document = {"player": player, "turn": turn, "password": password or passwords(root)[player], "orders": orders}
+    path = root / f"turn-{turn:03d}" / "orders" / (name or f"{player}.yaml")
+    path.write_text(yaml.safe_dump(document))
+    return path
+
+
+def test_new_writes_hashes_not_passwords(campaign: Path) -> None:
+    config = (campaign / "campaign.yaml").read_text()
+    for password in passwords(campaign).values():
+        assert password not in config
+        for report in campaign.rglob("*.txt"):
+            assert password not in report.read_text()
+    settings = yaml.safe_load(config)
+    assert all(p["password"].startswith("scrypt$") for p in settings["players"])
+    assert settings["players"][0]["email"] == "tony@example.org"
+    assert (campaign / "turn-000" / "reports" / "tony.txt").is_file()
+    assert (campaign / "turn-001" / "orders").is_dir()
+
+
+def test_new_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pbem(capsys, "new", tmp_path / "a", "--game", "chess", "--players", "a,b,c")[2].count("the games are: ") == 1
+    code, _, err = pbem(capsys, "new", tmp_path / "b", "--game", "secrets", "--players", "a,b")
+    assert code == 1 and "3 to 6 players" in err
+    code, _, err = pbem(capsys, "new", tmp_path / "c", "--game", "secrets", "--players", "Tony,b,c")
+    assert code == 1 and "cannot be a player id" in err
+    code, _, err = pbem(capsys, "new", tmp_path / "d", "--game", "secrets", "--players", "a,b,c", "--option", "turns=x")
+    assert code == 1 and "whole number" in err
+    assert not (tmp_path / "d").exists()
+
+
+def test_seed_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = pbem(capsys, "new", tmp_path / "x", "--game", "secrets", "--players", "a,b,c", "--seed", "1", "--no-passwords")
+    assert "Warning" in out and "guess" in out
+
+
+def test_a_turn_from_status_to_report(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = pbem(capsys, "status", campaign)
+    assert code == 0 and "Still missing: tony, david, sue" in out
+
+    send(campaign, "tony", ["SID 1 steal David 8", {"sid": 3, "guard": 6}, {"sid": 9, "guard": 1}])
+    code, out, _ = pbem(capsys, "check", campaign / "turn-001" / "orders" / "tony.yaml", "--campaign", campaign)
+    assert code == 1  # one void order
+    assert "SID 1 tries to steal david's secret 8 (worth 15)" in out
+    assert "orders[2].sid is 9, above the highest allowed value 7" in out
+
+    code, _, err = pbem(capsys, "adjudicate", campaign)
+    assert code == 1 and "waiting for orders from david, sue" in err
+
+    send(campaign, "david", [], password="wrong")
+    code, out, _ = pbem(capsys, "adjudicate", campaign, "--nmr")
+    assert code == 0, out
+    assert "file rejected: NMR" in out and "not this player's password" in out
+
+    tony = (campaign / "turn-001" / "reports" / "tony.txt").read_text()
+    assert "STOLEN, 15 points to tony" in tony
+    assert "VOID" in tony and "your other orders stand" in tony
+    david = (campaign / "turn-001" / "reports" / "david.txt").read_text()
+    assert "REJECTED" in david and "not this player's password" in david
+    public = (campaign / "turn-001" / "reports" / "public.md").read_text()
+    assert "| david 8 | 15 | tony | 1 | 1 | nobody | stolen, +15 to tony |" in public
+    assert "guard" not in public.split("## Standings")[0].lower().replace("guard ", "")  # Tony's unmet guard stays secret
+    assert "No valid orders from: david, sue" in public
+
+    code, out, _ = pbem(capsys, "report", campaign, "--player", "tony")
+    assert code == 0 and out == tony
+    code, out, _ = pbem(capsys, "show", campaign, "--json")
+    shown = json.loads(out)
+    assert shown == {
+        "game": "secrets", "turn": 2, "phase": "orders", "due": ["tony", "david", "sue"], "over": False, "winners": [],
+        "players": {
+            "tony": {"score": 15, "secrets": list(range(1, 11)), "sids": list(range(1, 8))},
+            "david": {"score": 0, "secrets": [1, 2, 3, 4, 5, 6, 7, 9, 10], "sids": list(range(1, 8))},
+            "sue": {"score": 0, "secrets": list(range(1, 11)), "sids": list(range(1, 8))},
+        },
+    }
+    code, out, _ = pbem(capsys, "audit", campaign)
+    assert code == 0 and "Audit clean" in out
+
+
+def test_guard_restriction_reaches_only_its_player(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    send(campaign, "tony", [{"sid": 3, "guard": 6}])
+    send(campaign, "david", [])
+    send(campaign, "sue", [])
+    assert pbem(capsys, "adjudicate", campaign)[0] == 0
+    assert "SID 3 may not guard secret 6" in (campaign / "turn-001" / "reports" / "tony.txt").read_text()
+    for other in ("david.txt", "sue.txt", "public.md"):
+        assert "guard" not in (campaign / "turn-001" / "reports" / other).read_text().split("WHAT HAPPENS NEXT")[0].lower()
+    send(campaign, "tony", ["sid 3 guard secret 6"], turn=2)
+    code, out, _ = pbem(capsys, "check", campaign / "turn-002" / "orders" / "tony.yaml", "--campaign", campaign)
+    assert code == 1 and "may not guard secret 6 this turn" in out
+
+
+def test_check_explains_a_rejected_file(campaign: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("player: tony\nturn: 2\norders: [1\n")
+    code, out, _ = pbem(capsys, "check", bad, "--campaign", campaign)
+    assert code == 1 and "not valid YAML" in out and "NMR" in out
+    bad.write_text("player: tony\nturn: 2\npassword: x\norders: []\ncolour: red\n")
+    code, out, _ = pbem(capsys, "check", bad, "--campaign", campaign)
+    assert code == 1
+    assert "unknown field \"colour\"" in out and "turn: says 2 but the pending turn is 1" in out
+    good = send(campaign, "sue", [])
+    code, out, _ = pbem(capsys, "check", good, "--campaign", campaign)
+    assert code == 0 and "accepted for sue" in out
+
+
+def test_digit_password_gets_a_clear_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "c"
+    pbem(capsys, "new", root, "--game", "secrets", "--players", "no,off,yes", "--seed", "s")
+    (root / "turn-001" / "orders" / "no.yaml").write_text("player: no\nturn: 1\npassword: 1234\norders: []\n")
+    code, out, _ = pbem(capsys, "check", root / "turn-001" / "orders" / "no.yaml", "--campaign", root)
+    assert code == 1 and "read as a number; put it in quotes" in out
+    (root / "turn-001" / "orders" / "no.yaml").write_text(f"player: no\nturn: 1\npassword: {passwords(root)['no']}\norders: []\n")
+    assert pbem(capsys, "check", root / "turn-001" / "orders" / "no.yaml", "--campaign", root)[0] == 0
+
+
+def test_end_of_game_reveal_and_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "short"
+    pbem(capsys, "new", root, "--game", "secrets", "--players", "a,b,c", "--no-passwords", "--option", "turns=1", "--seed", "s")
+    code, _, err = pbem(capsys, "reveal", root)
+    assert code == 1 and "not over" in err
+    (root / "turn-001" / "orders" / "a.yaml").write_text("player: a\nturn: 1\norders: ['SID 7 steal b 10']\n")
+    assert pbem(capsys, "adjudicate", root, "--nmr")[0] == 0
+    assert not (root / "turn-002").exists()
+    code, _, err = pbem(capsys, "adjudicate", root, "--nmr")
+    assert code == 1 and "the game ended" in err
+    shown = json.loads(pbem(capsys, "show", root, "--json")[1])
+    assert shown["over"] and shown["winners"] == ["a"] and shown["turn"] == 1 and shown["due"] == []
+    code, out, _ = pbem(capsys, "reveal", root)
+    assert code == 0 and "Seed: s" in out
+    assert yaml.safe_load((root / "reveal.yaml").read_text())["seed"] == "s"
+    assert "The game is over" in (root / "turn-001" / "reports" / "public.md").read_text()
+
+
+def test_one_refusal_does_not_stop_other_campaigns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("one", "two"):
+        pbem(capsys, "new", tmp_path / name, "--game", "secrets", "--players", "a,b,c", "--no-passwords", "--seed", "s")
+    code, out, err = pbem(capsys, "adjudicate", tmp_path / "one", tmp_path / "nowhere", tmp_path / "two", "--nmr")
+    assert code == 1 and "no campaign.yaml" in err
+    assert (tmp_path / "one" / "turn-001" / "manifest.json").is_file()
+    assert (tmp_path / "two" / "turn-001" / "manifest.json").is_file()
+
+
+def test_busy_campaign_is_refused(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with locked(campaign):
+        code, _, err = pbem(capsys, "adjudicate", campaign, "--nmr")
+    assert code == 1 and "busy" in err
+    assert not (campaign / "turn-001" / "manifest.json").exists()
+
+
+def test_usage_errors_exit_2() -> None:
+    for args in ([], ["adjudicate"], ["frobnicate"], ["new", "x"]):
+        result = subprocess.run([sys.executable, "-m", "adjudicator", *args], capture_output=True, cwd=REPO)
+        assert result.returncode == 2, args

@@ -1,0 +1,74 @@
+"""The order-file loader: YAML 1.2 scalars, and every hostile construct refused in words."""
+
+import pytest
+
+from adjudicator.yamlsafe import MAX_BYTES, YamlError, load
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("player: no", {"player": "no"}),
+        ("password: off", {"password": "off"}),
+        ("password: 012", {"password": "012"}),
+        ("at: 1:20", {"at": "1:20"}),
+        ("day: 2026-11-29", {"day": "2026-11-29"}),
+        ("n: 12", {"n": 12}),
+        ("n: -3", {"n": -3}),
+        ("x: 1.5", {"x": "1.5"}),
+        ("h: 0x1F", {"h": "0x1F"}),
+        ("b: true\nc: False", {"b": True, "c": False}),
+        ("y: yes", {"y": "yes"}),
+        ("e:\nf: ~", {"e": None, "f": None}),
+        ("q: '12'", {"q": "12"}),
+        ("s: !!str 012", {"s": "012"}),
+        ("big: " + "9" * 5000, {"big": "9" * 5000}),
+        ("orders: []", {"orders": []}),
+        ("- {sid: 1, steal: {player: tony, secret: 8}}", [{"sid": 1, "steal": {"player": "tony", "secret": 8}}]),
+    ],
+)
+def test_scalars_follow_yaml_1_2(text: str, expected: object) -> None:
+    assert load(text.encode()) == expected
+
+
+def test_byte_order_mark_is_accepted() -> None:
+    assert load("\ufeffplayer: tony".encode()) == {"player": "tony"}
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b"a: &x [1, 2]\nb: *x\n", "aliases"),
+        (b"base: &b {x: 1}\nc:\n  <<: *b\n", "merge keys"),
+        (b"c:\n  <<: {x: 1}\n", "merge keys"),
+        (b"a: 1\na: 2\n", "duplicate key"),
+        (b"!!python/object/apply:os.system [echo hi]\n", "tags"),
+        (b"x: !!binary aGk=\n", "tags"),
+        (b"x: !custom 1\n", "tags"),
+        (b"a: 1\n---\nb: 2\n", "more than one YAML document"),
+        (b"[" * 40 + b"]" * 40, "nested more than"),
+        (b"[" * 30000 + b"]" * 30000, "nested more than"),
+        (b"a: [1, 2\n", "not valid YAML"),
+        (b"a: b: c\n", "not valid YAML"),
+        (b"\xff\xfe\x00junk", "not UTF-8"),
+        (b"a: 1\x00\n", "NUL byte"),
+        (b"a: " + b"x" * MAX_BYTES, "limit"),
+        (b"? [1, 2]\n: x\n", "plain value"),
+    ],
+)
+def test_hostile_yaml_is_refused_in_words(data: bytes, words: str) -> None:
+    with pytest.raises(YamlError) as caught:
+        load(data)
+    assert words in str(caught.value)
+
+
+def test_error_points_at_the_line() -> None:
+    with pytest.raises(YamlError, match=r"line 3"):
+        load(b"player: tony\nturn: 1\nturn: 2\n")
+
+
+def test_alias_bomb_is_refused_quickly() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]" for i in range(1, 30)]
+    with pytest.raises(YamlError, match="aliases"):
+        load("\n".join(lines).encode())
