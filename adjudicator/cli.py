@@ -36,6 +36,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .new import create, parse_players
 
     players = parse_players(args.players)
+    for pair in args.names.split(",") if args.names else []:
+        player_id, _, name = pair.partition("=")
+        entry = next((p for p in players if p["id"] == player_id.strip()), None)
+        if entry is None or not name.strip():
+            raise Failure(f"--names takes id=Display Name pairs for listed players, not '{pair}'")
+        entry["name"] = name.strip()
     campaign = create(
         Path(args.dir),
         args.game,
@@ -166,7 +172,8 @@ def _report_outcome(out: Any, outcome: Any) -> None:
                 out.print(f"      {escape(sub.source)}::{escape(p.where)}: {escape(p.what)}")
         else:
             void = sub.void
-            out.print(f"  {player}: {len(sub.orders)} orders placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
+            placed = len(sub.orders)
+            out.print(f"  {player}: {placed} order{'' if placed == 1 else 's'} placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
             for r in void:
                 out.print(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}")
     for name in output.stray:
@@ -300,6 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir")
     p.add_argument("--game", required=True)
     p.add_argument("--players", required=True, help="comma-separated ids, each optionally id=email")
+    p.add_argument("--names", help="display names, e.g. tony=Tony Stark,sue=Sue (default: the ids)")
     p.add_argument("--gm-email")
     p.add_argument("--seed", help="fix the seed (tests, demos, announced tournaments only)")
     p.add_argument("--no-passwords", action="store_true", help="for forum games")

@@ -18,8 +18,10 @@ from .rng import Rng
 DEMO_NAMES = ["alice", "bruno", "chiara", "dmitri", "esther", "farid", "greta", "hiro"]
 
 
-def write_demo_orders(campaign: Campaign, passwords: dict[str, str]) -> None:
-    """Each due player writes an order file for the pending turn, as a player would."""
+def write_demo_orders(campaign: Campaign, passwords: dict[str, str], purpose: str = "demo") -> None:
+    """Each due player writes an order file for the pending turn, as a player would.
+
+    The random choices come from the campaign's stream under `purpose/<player>`."""
     game = campaign.game
     last = campaign.last_turn
     state = campaign.state(last)
@@ -27,7 +29,7 @@ def write_demo_orders(campaign: Campaign, passwords: dict[str, str]) -> None:
     folder = campaign.turn_dir(last + 1) / "orders"
     folder.mkdir(parents=True, exist_ok=True)
     for player in game.due(state):
-        orders = game.demo_orders(game.view(state, player), player, rng.stream(f"demo/{player}"))
+        orders = game.demo_orders(game.view(state, player), player, rng.stream(f"{purpose}/{player}"))
         document: dict[str, Any] = {"player": player, "turn": last + 1}
         if player in passwords:
             document["password"] = passwords[player]

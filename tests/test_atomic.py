@@ -1,0 +1,93 @@
+"""A turn is committed whole or not at all; a crash mid-swap is finished by the next command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator import atomic
+from adjudicator.adjudicate import adjudicate
+from adjudicator.audit import audit
+from adjudicator.new import create
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    root = tmp_path / "c"
+    create(root, "secrets", [{"id": p, "name": p} for p in ("a", "b", "c")], seed="s", passwords=False)
+    (root / "turn-001" / "orders" / "a.yaml").write_text("player: a\nturn: 1\norders: ['SID 2 steal b 4']\n")
+    return root
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def test_commit_folder_keeps_what_was_there(tmp_path: Path) -> None:
+    final = tmp_path / "turn-001"
+    (final / "orders").mkdir(parents=True)
+    (final / "orders" / "a.yaml").write_text("x")
+    atomic.commit_folder(final, {"state.json": b"{}", "reports/a.txt": b"hi"})
+    assert (final / "orders" / "a.yaml").read_text() == "x"
+    assert (final / "reports" / "a.txt").read_bytes() == b"hi"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["turn-001"]
+
+
+def test_crash_between_the_two_renames_rolls_forward(campaign: Path, tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    shutil.copytree(campaign, reference)
+    adjudicate(reference, nmr=True)
+    # Build the turn as a crash would leave it: new folder complete, old one moved aside, no final.
+    adjudicate(campaign, nmr=True)
+    final = campaign / "turn-001"
+    os.rename(final, campaign / ".turn-001.new")
+    shutil.copytree(reference / "turn-001" / "orders", campaign / ".turn-001.old" / "orders")
+    shutil.rmtree(campaign / "turn-002")
+    atomic.recover(campaign)
+    assert _snapshot(campaign) == {k: v for k, v in _snapshot(reference).items() if not k.startswith("turn-002")}
+    assert audit(campaign).divergence is None
+
+
+def test_crash_while_building_rolls_back(campaign: Path) -> None:
+    before = _snapshot(campaign)
+    half = campaign / ".turn-001.new"
+    shutil.copytree(campaign / "turn-001", half)
+    (half / "state.json").write_text("{half written")
+    atomic.recover(campaign)
+    assert _snapshot(campaign) == before
+    assert not half.exists()
+
+
+def test_next_run_after_a_crash_gives_the_uninterrupted_result(campaign: Path, tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    shutil.copytree(campaign, reference)
+    adjudicate(reference, nmr=True)
+    half = campaign / ".turn-001.new"
+    shutil.copytree(campaign / "turn-001", half)
+    (half / "results.json").write_text("{")
+    adjudicate(campaign, nmr=True)
+    assert _snapshot(campaign) == _snapshot(reference)
+
+
+def test_a_failed_turn_changes_nothing(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _snapshot(campaign)
+
+    def broken_disk(root: Path, files: dict[str, bytes]) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic, "write_tree", broken_disk)
+    with pytest.raises(OSError):
+        adjudicate(campaign, nmr=True)
+    atomic.recover(campaign)
+    assert _snapshot(campaign) == before
+
+
+def test_write_file_replaces_whole(tmp_path: Path) -> None:
+    target = tmp_path / "campaign.yaml"
+    target.write_text("old")
+    atomic.write_file(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["campaign.yaml"]

@@ -1,0 +1,21 @@
+"""The example campaigns kept in turns/ replay byte for byte (design 3)."""
+
+from pathlib import Path
+
+import pytest
+
+from adjudicator.audit import audit
+from adjudicator.campaign import Campaign
+
+EXAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "turns").glob("*/campaign.yaml"))
+
+
+@pytest.mark.parametrize("root", EXAMPLES, ids=lambda p: p.name)
+def test_example_campaign_audits_clean_to_the_end(root: Path) -> None:
+    assert audit(root).divergence is None and Campaign.open(root).over
+
+
+def test_every_game_has_an_example() -> None:
+    from adjudicator.games import GAMES
+
+    assert {Campaign.open(root).game.id for root in EXAMPLES} >= set(GAMES)
