@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import atomic
+from . import atomic, yamlsafe
 from .campaign import Campaign, CampaignError, turn_name
 from .render import Renderer
 from .turn import TurnOutput, turn
@@ -23,7 +23,12 @@ class Outcome:
 
 
 def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
-    """Every regular file of the orders folder, by name; symlinks and folders are skipped and named."""
+    """Every regular file of the orders folder, by name; symlinks and folders are skipped and named.
+
+    A file is read only up to one byte past the size limit: a larger one is
+    rejected whatever follows, and a huge file must not fill the memory. The
+    manifest hashes the bytes read.
+    """
     found: dict[str, bytes] = {}
     skipped: list[str] = []
     if not folder.is_dir():
@@ -34,7 +39,8 @@ def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
         if path.is_symlink() or not path.is_file():
             skipped.append(path.name)
             continue
-        found[path.name] = path.read_bytes()
+        with open(path, "rb") as handle:
+            found[path.name] = handle.read(yamlsafe.MAX_BYTES + 1)
     return found, skipped
 
 

@@ -125,26 +125,3 @@ class Campaign:
             if path.is_file():
                 return str(read_yaml(path)["seed"])
         return None
-
-    def order_files(self, turn: int) -> dict[str, Path]:
-        """Regular files named <player>.yaml in the turn's orders folder (no symlinks)."""
-        folder = self.turn_dir(turn) / "orders"
-        found: dict[str, Path] = {}
-        if folder.is_dir():
-            for path in sorted(folder.iterdir()):
-                if path.suffix in (".yaml", ".yml") and path.is_file() and not path.is_symlink():
-                    found.setdefault(path.stem, path)
-        return found
-
-    def stray_files(self, turn: int) -> list[str]:
-        """Files in the orders folder that are not a player's order file."""
-        folder = self.turn_dir(turn) / "orders"
-        ids = {p["id"] for p in self.players}
-        files = self.order_files(turn)
-        if not folder.is_dir():
-            return []
-        return [
-            p.name
-            for p in sorted(folder.iterdir())
-            if not p.name.startswith(".") and not (p.stem in ids and files.get(p.stem) == p)
-        ]

@@ -72,10 +72,11 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from .adjudicate import prepare
+    from .adjudicate import read_orders_folder
+    from .campaign import Campaign
     from .turn import load_submission
 
-    campaign = prepare(Path(args.dir))
+    campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
     game, last = campaign.game, campaign.last_turn
     state = campaign.state(last)
     out = _console()
@@ -85,16 +86,16 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0
     pending = last + 1
     out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}")
-    files = campaign.order_files(pending)
+    received, _ = read_orders_folder(campaign.turn_dir(pending) / "orders")
     table = Table("player", "orders", "detail")
     waiting = []
     for player in game.due(state):
-        path = files.get(player)
-        if path is None:
+        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
+        if name is None:
             waiting.append(player)
             table.add_row(player, "[red]missing[/]", "")
             continue
-        sub = load_submission(campaign, state, pending, player, path.read_bytes()[: 1 << 20], f"orders/{path.name}")
+        sub = load_submission(campaign, state, pending, player, received[name], f"orders/{name}")
         if sub.nmr:
             table.add_row(player, "[red]rejected[/]", "; ".join(f"{p.where}: {p.what}" for p in sub.problems))
         else:

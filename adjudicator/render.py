@@ -27,6 +27,11 @@ def markdown_text(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
+def _is_markup(template: str | None) -> bool:
+    """Autoescape HTML and XML templates (`public.html.j2`): player text must not become markup."""
+    return bool(template) and template.removesuffix(".j2").endswith((".html", ".htm", ".xml"))
+
+
 def _output_name(template: str, stem: str) -> str:
     """`private.txt.j2` for player tony -> `tony.txt`."""
     extension = template.removesuffix(".j2").rsplit(".", 1)[-1]
@@ -49,7 +54,7 @@ class Renderer:
             folders.insert(0, self.campaign_root / "templates")
         env = SandboxedEnvironment(
             loader=jinja2.FileSystemLoader([str(f) for f in folders]),
-            autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml"), default_for_string=False),
+            autoescape=_is_markup,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,

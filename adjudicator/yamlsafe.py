@@ -95,7 +95,7 @@ def load(data: bytes | str) -> Any:
     """Parse one YAML document from `data`; raise YamlError on anything refused."""
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
-            raise YamlError(f"the file is {len(data)} bytes; the limit is {MAX_BYTES}")
+            raise YamlError(f"the file is larger than the limit of {MAX_BYTES // 1024} KiB")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

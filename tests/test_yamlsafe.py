@@ -52,7 +52,7 @@ def test_byte_order_mark_is_accepted() -> None:
         (b"a: b: c\n", "not valid YAML"),
         (b"\xff\xfe\x00junk", "not UTF-8"),
         (b"a: 1\x00\n", "NUL byte"),
-        (b"a: " + b"x" * MAX_BYTES, "limit"),
+        (b"a: " + b"x" * MAX_BYTES, "larger than the limit of 64 KiB"),
         (b"? [1, 2]\n: x\n", "plain value"),
     ],
 )

@@ -96,12 +96,13 @@ class Secrets:
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
         readings = [self._read_one(view, player, index, item) for index, item in items]
         by_sid: dict[int, list[Reading]] = {}
-        for reading in readings:
+        for reading in readings:  # only orders that could stand count as a SID's orders (SECRETS-18)
             if reading.order is not None:
                 by_sid.setdefault(reading.order["sid"], []).append(reading)
         for sid, same in by_sid.items():
             if len(same) > 1:  # SECRETS-1: every order of a doubly-ordered SID is void
-                for reading in same:
+                for reading in same:  # a void reading must carry no order, or the pipeline would place it
+                    reading.order, reading.meaning = None, ""
                     reading.void = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
         return readings
 
@@ -124,11 +125,15 @@ class Secrets:
         return self._read_guard(view, player, reading, sid, parsed["guard"])
 
     def _read_steal(self, view: View, player: str, reading: Reading, sid: int, target: dict[str, Any]) -> Reading:
-        victim = _find_player(view, target["player"])
+        named = _find_players(view, target["player"])
+        victim = named[0] if len(named) == 1 else None
         secret = target["secret"]
-        if victim is None:
+        if not named:
             known = ", ".join(f"{p} ({view['names'][p]})" for p in view["players"])
             reading.void = f"there is no player called '{target['player']}' (players: {known})"
+        elif victim is None:
+            which = ", ".join(named)
+            reading.void = f"'{target['player']}' is the name of more than one player ({which}): name the player by id"
         elif secret not in SECRETS:
             reading.void = f"there is no secret {secret}: secrets run from 1 to 10"
         elif victim == player:
@@ -328,13 +333,16 @@ def _write(order: dict[str, Any]) -> str:
     return f"SID {order['sid']} guard secret {order['guard']}"
 
 
-def _find_player(view: View, named: str) -> str | None:
-    """A player by id or by display name, ignoring case (design 5)."""
+def _find_players(view: View, named: str) -> list[str]:
+    """The players a word names, by id or by display name, ignoring case (design 5, SECRETS-15).
+
+    An id wins over a display name, so every player can always be named by id even
+    when another player's display name is the same word; a display name shared by
+    several players names them all, and the caller voids the order as ambiguous.
+    """
     wanted = named.strip().casefold()
-    for player in view["players"]:
-        if player.casefold() == wanted or view["names"][player].casefold() == wanted:
-            return player
-    return None
+    by_id = [p for p in view["players"] if p.casefold() == wanted]
+    return by_id or [p for p in view["players"] if view["names"][p].casefold() == wanted]
 
 
 GAME = Secrets()
