@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import atomic, yamlsafe
-from .campaign import Campaign, CampaignError, turn_name
+from .campaign import Campaign, CampaignError
 from .render import Renderer
 from .turn import TurnOutput, turn
 
@@ -76,7 +76,7 @@ def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = Non
         if seed is None:
             raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
         previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
-        renderer = renderer or Renderer(game.id, campaign.root)
+        renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
         output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
         output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
         atomic.commit_folder(campaign.turn_dir(pending), output.files)
@@ -84,5 +84,3 @@ def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = Non
             (campaign.turn_dir(pending + 1) / "orders").mkdir(parents=True, exist_ok=True)
         return Outcome(campaign, output, missing)
 
-
-__all__ = ["adjudicate", "prepare", "Refused", "Outcome", "read_orders_folder", "turn_name"]

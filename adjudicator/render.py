@@ -9,14 +9,12 @@ and HTML templates autoescape, so player text is never evaluated or injected.
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from .resources import resource_dir
 
-PRIVATE = "private.txt.j2"
-PUBLIC = "public.md.j2"
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -25,6 +23,11 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 def markdown_text(text: str) -> str:
     """Text shown literally in Markdown: special characters escaped, no line breaks."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+@cache
+def _shared(game_id: str) -> Renderer:
+    return Renderer(game_id, None)
 
 
 def _is_markup(template: str | None) -> bool:
@@ -39,9 +42,19 @@ def _output_name(template: str, stem: str) -> str:
 
 
 class Renderer:
+    """The templates of one game, as one campaign sees them (its overrides first)."""
+
     def __init__(self, game_id: str, campaign_root: Path | None = None) -> None:
         self.game_id = game_id
         self.campaign_root = campaign_root
+
+    @classmethod
+    def for_campaign(cls, game_id: str, campaign_root: Path) -> "Renderer":
+        """Campaigns without their own templates share one compiled set per run (a batch
+        of a thousand campaigns compiles each template once, not a thousand times)."""
+        if (campaign_root / "templates").is_dir():
+            return cls(game_id, campaign_root)
+        return _shared(game_id)
 
     @cached_property
     def env(self) -> Any:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import yamlsafe
-from .campaign import Campaign, dump_json, turn_name
+from .campaign import Campaign, dump_json
 from .games.base import Event, Game, Seat, State, visible
-from .pipeline import Submission, check_document, missing, resolve
-from .render import PRIVATE, PUBLIC, Renderer
+from .pipeline import Problem, Submission, check_document, missing, resolve
+from .render import Renderer
 from .rng import Rng, commitment
 
 
@@ -39,8 +39,6 @@ def load_submission(
     campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str
 ) -> Submission:
     """One order file, read and checked; any failure at all becomes that file's rejection."""
-    from .pipeline import Problem
-
     try:
         document = yamlsafe.load(data)
     except yamlsafe.YamlError as exc:
@@ -187,5 +185,3 @@ def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dic
         "passwords": passwords,
     }
 
-
-__all__ = ["TurnOutput", "opening", "turn", "new_setup", "load_submission", "render_reports", "turn_name"]
