@@ -77,16 +77,16 @@ def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list
     for index, item in enumerate(items):
         errors = schema.errors(item, prefix=f"orders[{index}]")
         if errors:
-            written = item if isinstance(item, str) else schemas.show_value(item, 60)
             readings[index] = Reading(
                 index=index,
-                written=str(written).strip(),
+                written=schemas.echo(item),
                 void="; ".join(f"{e.path} {e.message}" for e in errors),
             )
         else:
             valid.append((index, item))
     if valid:
         for reading in game.read_orders(game.view(state, player), player, valid):
+            reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings[reading.index] = reading
     return [readings[i] for i in sorted(readings)]
 

@@ -37,6 +37,13 @@ def show_value(value: Any, limit: int = 40) -> str:
     return text
 
 
+def echo(item: Any, limit: int = 100) -> str:
+    """An order echoed back to its player on one line: strings as typed, the rest as compact JSON."""
+    text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, separators=(", ", ": "))
+    text = " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 _KINDS = {
     "string": "text",
     "integer": "a whole number",
