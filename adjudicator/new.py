@@ -122,7 +122,10 @@ def create(
         os.chmod(staging / "gm", 0o700)
         campaign = Campaign(staging, config, game)
         setup = new_setup(config["name"], game, entries, chosen, seed, passwords)
-        out = opening(campaign, setup, seed, Renderer(game.id, None))
+        try:
+            out = opening(campaign, setup, seed, Renderer(game.id, None))
+        except ValueError as exc:  # a game refusing its options or seats at setup, in its own words
+            raise CampaignError(str(exc)) from None
         write_tree(staging / turn_name(0), out.files)
         (staging / turn_name(1) / "orders").mkdir(parents=True)
         if root.exists():

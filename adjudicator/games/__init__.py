@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from .base import Game
+from .hidekids import GAME as HIDEKIDS
 from .secrets import GAME as SECRETS
 
 GAMES: dict[str, Game] = {
     SECRETS.id: SECRETS,
+    HIDEKIDS.id: HIDEKIDS,
 }
 
 
