@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from .base import Game
 from .hidekids import GAME as HIDEKIDS
+from .identity import GAME as IDENTITY
+from .jekyll import GAME as JEKYLL
 from .secrets import GAME as SECRETS
 
 GAMES: dict[str, Game] = {
     SECRETS.id: SECRETS,
+    JEKYLL.id: JEKYLL,
+    IDENTITY.id: IDENTITY,
     HIDEKIDS.id: HIDEKIDS,
 }
 
