@@ -122,8 +122,10 @@ class Game(Protocol):
         """What is wrong with a state (cards or tokens not conserved, scores not adding up); empty when sound."""
 
 
-def seat_order(state: State) -> list[str]:
-    return list(state["players"])
+def leaders(players: list[str], score: dict[str, int]) -> list[str]:
+    """The players with the highest score, in seat order: joint winners on a tie."""
+    best = max(score[p] for p in players)
+    return [p for p in players if score[p] == best]
 
 
 def visible(event: Event, player: str | None) -> bool:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ..rng import Rng, Stream
-from .base import Event, Option, Order, Reading, Seat, State, View, visible
+from .base import Event, Option, Order, Reading, Seat, State, View, leaders, visible
 
 FURNITURE = ("cupboard", "stove", "door", "clock", "tub", "bed", "table")
 """The seven pieces, in the rulebook's order (also the order of every listing)."""
@@ -123,8 +123,7 @@ class HideTheKids:
         if state["outcome"] == "wolf":
             return [state["wolf"]]
         if state["outcome"] == "kids":
-            best = max(state["pebbles"].values())
-            return [kid for kid in state["kids"] if state["pebbles"][kid] == best]
+            return leaders(state["kids"], state["pebbles"])
         return []
 
     # -- what a player may know ----------------------------------------------
@@ -388,7 +387,7 @@ def _play_turn(state: State, places: dict[str, str | None], lifts: list[str], dr
     best = max(new["pebbles"].values())
     if best >= PEBBLE_TARGET:  # HIDEKIDS-10: checked once, when the turn is over
         new["outcome"] = "kids"
-        winners = [kid for kid in state["kids"] if new["pebbles"][kid] == best]
+        winners = leaders(state["kids"], new["pebbles"])
         events.append({"code": "kids_win", "seen_by": "all", "winners": winners, "pebbles": best})
     return new, events
 

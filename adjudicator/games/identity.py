@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from ..rng import Rng, Stream
-from .base import Event, Option, Order, Reading, Seat, State, View
+from .base import Event, Option, Order, Reading, Seat, State, View, leaders
 
 COLOURS = ("orange", "purple", "blue", "green", "pink")
 BLACK = "black"
@@ -233,8 +233,7 @@ class Identity:
     def winners(self, state: State) -> list[str]:
         if not state["over"]:
             return []
-        best = max(state["score"].values())
-        return [p for p in state["players"] if state["score"][p] == best]
+        return leaders(state["players"], state["score"])
 
     # -- what a player may know ------------------------------------------------
 
@@ -602,9 +601,7 @@ def _end_deal(state: State, rng: Rng) -> list[Event]:
         events.append({"code": "new_deal", "seen_by": "all", "deal": deal + 1, "starter": starter, "tied": tied})
     else:
         state["over"] = True
-        best = max(state["score"].values())
-        events.append({"code": "game_over", "seen_by": "all",
-                       "winners": [p for p in state["players"] if state["score"][p] == best]})
+        events.append({"code": "game_over", "seen_by": "all", "winners": leaders(state["players"], state["score"])})
     return events
 
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..rng import Rng, Stream
-from .base import Event, Option, Order, Reading, Seat, State, View
+from .base import Event, Option, Order, Reading, Seat, State, View, leaders
 
 RANKS = range(1, 8)
 SECRETS = range(1, 11)
@@ -68,8 +68,7 @@ class Secrets:
     def winners(self, state: State) -> list[str]:
         if not self.is_over(state):
             return []
-        best = max(state["score"].values())
-        return [p for p in state["players"] if state["score"][p] == best]
+        return leaders(state["players"], state["score"])
 
     # -- what a player may know ----------------------------------------------
 
