@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from .base import Game
+from .hide import GAME as HIDE
 from .hidekids import GAME as HIDEKIDS
 from .identity import GAME as IDENTITY
 from .jekyll import GAME as JEKYLL
 from .secrets import GAME as SECRETS
 
-GAMES: dict[str, Game] = {
-    SECRETS.id: SECRETS,
-    JEKYLL.id: JEKYLL,
-    IDENTITY.id: IDENTITY,
-    HIDEKIDS.id: HIDEKIDS,
-}
+GAMES: dict[str, Game] = {game.id: game for game in (SECRETS, IDENTITY, HIDE, HIDEKIDS, JEKYLL)}
 
 
 class UnknownGame(ValueError):
