@@ -1,18 +1,24 @@
-"""Benchmark: one 6-player Secrets turn, and one `pbem adjudicate` over a batch of campaigns.
+"""Benchmarks against the parse floor (docs/performance.md has the figures).
 
-    python bench/run.py                    # 1,000 six-player campaigns, 3 repetitions
-    python bench/run.py --campaigns 20     # a quick look
+    python3 bench/run.py                          # everything, full size, 3 repetitions
+    python3 bench/run.py --quick                  # small sizes, 1 repetition
+    python3 bench/run.py --only batch,big         # some of: batch, big, audit, check, demo
 
-Campaigns are generated from a seed (same seed, same campaigns and orders) and
-played without passwords: a password check is a deliberately slow scrypt hash
-(about 60 ms), which would swamp everything else measured here. The floor is
-reading the same order files and parsing them with libyaml's C safe loader in
-one process, measured in the same run. Results go to stdout as a table.
+Every measurement runs in a fresh child process, so its peak memory (from wait4)
+is its own; wall time is measured inside the child around the work alone, except
+for `check`, which is a cold start and is timed from outside. Each floor is
+measured in the same run on the same files: reading them and parsing them with
+libyaml's C safe loader in one process. Campaigns and orders come from seeds,
+so every run measures the same work. Campaigns are played without passwords: a
+password check is a deliberately slow scrypt hash (about 60 ms), which would
+swamp everything else.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -20,86 +26,277 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-import yaml
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from adjudicator.adjudicate import adjudicate  # noqa: E402
-from adjudicator.demo import write_demo_orders  # noqa: E402
-from adjudicator.campaign import Campaign  # noqa: E402
-from adjudicator.new import create  # noqa: E402
+# -- the work, run inside a child process -----------------------------------------
 
 
-def make_campaigns(root: Path, count: int, players: int) -> list[Path]:
-    """One campaign created properly, copied `count` times, each with its own seeded orders."""
-    template = root / "template"
-    create(template, "secrets", [{"id": f"p{i}", "name": f"Player {i}"} for i in range(players)], seed="bench", passwords=False)
+def make_campaigns(root: Path, count: int, players: int, tag: str) -> list[Path]:
+    """One Secrets campaign created by `pbem new`, copied `count` times, each with its own orders."""
+    from adjudicator.campaign import Campaign
+    from adjudicator.demo import write_demo_orders
+    from adjudicator.new import create
+
+    template = root / f"{tag}-template"
+    options = [f"max_players={max(players, 6)}"]
+    seats = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(players)]
+    create(template, "secrets", seats, seed="bench", passwords=False, options=options)
     folders = []
     for number in range(count):
-        folder = root / f"c{number:05d}"
+        folder = root / f"{tag}-{number:05d}"
         shutil.copytree(template, folder)
-        (folder / "gm" / "seed.yaml").write_text("seed: bench\n")
-        campaign = Campaign.open(folder)
-        write_demo_orders(campaign, {}, purpose=f"bench/{number}")
+        write_demo_orders(Campaign.open(folder), {}, purpose=f"bench/{number}")
         folders.append(folder)
+    shutil.rmtree(template)
     return folders
 
 
-def floor(folders: list[Path]) -> float:
-    """Read and parse every order file with the C safe loader: the unavoidable part."""
+def order_files(folders: list[Path]) -> list[Path]:
+    return [p for folder in folders for p in sorted((folder / "turn-001" / "orders").iterdir())]
+
+
+def measure_floor(paths: list[Path]) -> float:
+    import yaml
+
     start = time.perf_counter()
+    for path in paths:
+        yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
+    return time.perf_counter() - start
+
+
+def measure_adjudicate(folders: list[Path]) -> float:
+    """`pbem adjudicate DIR...` in-process, as the CLI runs it, on fresh copies."""
+    from adjudicator.cli import main
+
+    start = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        stdout, sys.stdout = sys.stdout, quiet
+        try:
+            code = main(["adjudicate", *map(str, folders)])
+        finally:
+            sys.stdout = stdout
+    elapsed = time.perf_counter() - start
+    if code != 0:
+        raise SystemExit(f"adjudicate failed with exit {code}")
+    return elapsed
+
+
+def play(root: Path, game_id: str) -> tuple[Path, float]:
+    """A demo campaign of one game; returns it and the time its turns took to adjudicate."""
+    from adjudicator.adjudicate import adjudicate
+    from adjudicator.demo import write_demo_orders
+    from adjudicator.new import create
+    from adjudicator.campaign import Campaign
+    from adjudicator.games import GAMES
+
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 4), game.max_players)
+    create(root, game_id, [{"id": f"p{i}", "name": f"P{i}"} for i in range(count)], seed=f"bench-{game_id}", passwords=False)
+    campaign = Campaign.open(root)
+    spent = 0.0
+    while not campaign.over:
+        write_demo_orders(campaign, {})
+        start = time.perf_counter()
+        adjudicate(root)
+        spent += time.perf_counter() - start
+    return root, spent
+
+
+def measure_audit(root: Path) -> float:
+    from adjudicator.audit import audit
+
+    start = time.perf_counter()
+    result = audit(root)
+    elapsed = time.perf_counter() - start
+    if result.divergence:
+        raise SystemExit(result.divergence)
+    return elapsed
+
+
+def measure_engine(game_id: str, seconds: float) -> float:
+    """Whole games per second, engine only: demo orders read and resolved, no files, no reports."""
+    from adjudicator.games import GAMES
+    from adjudicator.games.base import Seat
+    from adjudicator.new import parse_options
+    from adjudicator.pipeline import Submission, read_orders, resolve
+    from adjudicator.rng import Rng
+
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 4), game.max_players)
+    seats = [Seat(f"p{i}", f"P{i}") for i in range(count)]
+    games_played = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seed = f"engine-{games_played}"
+        state = game.setup(seats, parse_options(game, []), Rng(seed, 0))
+        turn = 0
+        while not game.is_over(state):
+            turn += 1
+            rng = Rng(seed, turn)
+            subs = {}
+            for player in game.due(state):
+                items = game.demo_orders(game.view(state, player), player, rng.stream(f"demo/{player}"))
+                subs[player] = Submission(player, "accepted", readings=read_orders(game, state, player, items))
+            state, _, _ = resolve(game, state, subs, rng)
+        games_played += 1
+    return games_played / (time.perf_counter() - start)
+
+
+def child(args: argparse.Namespace) -> None:
+    """Run one measurement and print its figure as JSON."""
+    work = Path(args.work)
+    if args.measure == "floor":
+        value = measure_floor(order_files([work / name for name in args.names]))
+    elif args.measure == "adjudicate":
+        value = measure_adjudicate([work / name for name in args.names])
+    elif args.measure == "audit":
+        value = measure_audit(work / args.names[0])
+    elif args.measure == "engine":
+        value = measure_engine(args.names[0], float(args.names[1]))
+    else:
+        raise SystemExit(f"unknown measure {args.measure}")
+    print(json.dumps(value))
+
+
+# -- the orchestration, in the parent ------------------------------------------------
+
+
+def run_child(*args: str) -> tuple[float, float]:
+    """(figure printed by the child, its peak resident memory in MiB)."""
+    process = subprocess.Popen([sys.executable, __file__, "--child", *args], stdout=subprocess.PIPE, cwd=REPO)
+    assert process.stdout is not None
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise SystemExit(f"benchmark child {args} failed")
+    return json.loads(out), usage.ru_maxrss / 1024
+
+
+def fresh_copies(folders: list[Path], into: Path) -> list[str]:
+    shutil.rmtree(into, ignore_errors=True)
+    into.mkdir(parents=True)
     for folder in folders:
-        for path in sorted((folder / "turn-001" / "orders").iterdir()):
-            yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
-    return time.perf_counter() - start
+        shutil.copytree(folder, into / folder.name)
+    return [str(Path(into.name) / f.name) for f in folders]
 
 
-def one_turn(folders: list[Path], work: Path) -> float:
-    copy = work / "single"
-    shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(folders[0], copy)
-    start = time.perf_counter()
-    adjudicate(copy)
-    return time.perf_counter() - start
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str, str]] = []
+
+    def add(self, name: str, value: str, memory: float, ratio: str, target: str) -> None:
+        self.rows.append((name, value, f"{memory:.0f}", ratio, target))
+
+    def print(self) -> None:
+        header = ("measure", "median", "peak MiB", "ratio", "target")
+        widths = [max(len(r[i]) for r in [header, *self.rows]) for i in range(5)]
+        for row in [header, *self.rows]:
+            print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
 
 
-def batch(folders: list[Path], work: Path) -> float:
-    """`pbem adjudicate DIR...` over every campaign, as a cron job would run it."""
-    copies = work / "batch"
-    shutil.rmtree(copies, ignore_errors=True)
-    copies.mkdir()
-    targets = []
-    for folder in folders:
-        shutil.copytree(folder, copies / folder.name)
-        targets.append(str(copies / folder.name))
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "adjudicator", "adjudicate", *targets], check=True, cwd=REPO, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+def repeated(times: int, *args: str, prepare: Any = None) -> tuple[float, float]:
+    values, memory = [], []
+    for _ in range(times):
+        child_args = prepare() if prepare else args
+        value, peak = run_child(*child_args)
+        values.append(value)
+        memory.append(peak)
+    return statistics.median(values), max(memory)
+
+
+def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
+    folders = make_campaigns(work / "source", campaigns, 6, "batch")
+    names = [str(Path("source") / f.name) for f in folders]
+    floor, floor_mem = repeated(repeat, "floor", str(work), *names)
+    spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
+    table.add(f"floor: parse {campaigns * 6} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
+    table.add(f"pbem adjudicate x{campaigns} six-player", f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor", "<= 2x")
+
+
+def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
+    times = {}
+    for size in sizes:
+        folders = make_campaigns(work / "source", 1, size, f"big{size}")
+        names = [str(Path("source") / f.name) for f in folders]
+        floor, floor_mem = repeated(repeat, "floor", str(work), *names)
+        spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
+        times[size] = spent
+        table.add(f"floor: parse {size} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
+        table.add(f"one turn, {size} players", f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor", "<= 2x")
+    for small, large in zip(sizes, sizes[1:]):
+        ratio = times[large] / times[small]
+        table.add(f"time({large}) / time({small})", "", 0, f"{ratio:.1f}", f"<= {large / small * 1.1:.0f}")
+
+
+def bench_audit(table: Table, work: Path, repeat: int) -> None:
+    from adjudicator.games import GAMES
+
+    for game_id in sorted(GAMES):
+        root, spent = play(work / f"audit-{game_id}", game_id)
+        audit_time, mem = repeated(repeat, "audit", str(work), root.name)
+        table.add(f"pbem audit, {game_id} demo", f"{audit_time:.3f} s", mem, f"{audit_time / spent:.2f}x its turns", "<= 1.5x")
+
+
+def bench_check(table: Table, work: Path, repeat: int) -> None:
+    folders = make_campaigns(work / "source", 1, 6, "check")
+    order = sorted((folders[0] / "turn-001" / "orders").iterdir())[0]
+
+    def cold(command: list[str]) -> float:
+        runs = []
+        for _ in range(max(5, repeat * 3)):
+            start = time.perf_counter()
+            subprocess.run(command, check=False, stdout=subprocess.DEVNULL, cwd=REPO)
+            runs.append(time.perf_counter() - start)
+        return statistics.median(runs)
+
+    floor = cold([sys.executable, "-c", "import yaml"])
+    spent = cold([sys.executable, "-m", "adjudicator", "check", str(order), "--campaign", str(folders[0])])
+    table.add("python -c 'import yaml' (cold)", f"{floor:.3f} s", 0, "1.0", "")
+    table.add("pbem check one file (cold)", f"{spent:.3f} s", 0, f"{spent / floor:.1f}x", "<= 3x")
+
+
+def bench_demo(table: Table, work: Path, seconds: float) -> None:
+    from adjudicator.games import GAMES
+
+    for game_id in sorted(GAMES):
+        rate, mem = run_child("engine", str(work), game_id, str(seconds))
+        table.add(f"engine: whole {game_id} games", f"{rate:.1f}/s", mem, "", "")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--campaigns", type=int, default=1000)
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = argparse.ArgumentParser(description="pbem-adjudicator benchmarks")
+    parser.add_argument("--child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="small sizes, one repetition")
+    parser.add_argument("--only", default="batch,big,audit,check,demo")
+    parser.add_argument("--campaigns", type=int)
+    parser.add_argument("--big", help="player counts for the one-turn test, e.g. 1000,10000")
+    parser.add_argument("--repeat", type=int)
     args = parser.parse_args(argv)
+    if args.child:
+        measure, work, *names = args.child
+        child(argparse.Namespace(measure=measure, work=work, names=names))
+        return 0
+    campaigns = args.campaigns or (20 if args.quick else 1000)
+    sizes = [int(n) for n in (args.big or ("100,1000" if args.quick else "1000,10000")).split(",")]
+    repeat = args.repeat or (1 if args.quick else 3)
+    table = Table()
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         work = Path(tmp)
-        folders = make_campaigns(work / "source", args.campaigns, args.players)
-        rows = {"floor: parse every order file": [], "one 6-player turn": [], f"pbem adjudicate x{args.campaigns}": []}
-        for _ in range(args.repeat):
-            rows["floor: parse every order file"].append(floor(folders))
-            rows["one 6-player turn"].append(one_turn(folders, work))
-            rows[f"pbem adjudicate x{args.campaigns}"].append(batch(folders, work))
-    base = statistics.median(rows["floor: parse every order file"])
-    # The single turn is compared with the floor of one campaign's files.
-    floors = {"one 6-player turn": base / args.campaigns}
-    print(f"{'measure':40} {'median s':>10} {'x floor':>8}")
-    for name, times in rows.items():
-        median = statistics.median(times)
-        print(f"{name:40} {median:10.4f} {median / floors.get(name, base):8.1f}")
+        chosen = args.only.split(",")
+        if "batch" in chosen:
+            bench_batch(table, work, campaigns, repeat)
+        if "big" in chosen:
+            bench_big(table, work, sizes, repeat)
+        if "audit" in chosen:
+            bench_audit(table, work, repeat)
+        if "check" in chosen:
+            bench_check(table, work, repeat)
+        if "demo" in chosen:
+            bench_demo(table, work, 0.5 if args.quick else 3.0)
+    table.print()
     return 0
 
 

@@ -7,10 +7,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_benchmark_runs_on_a_tiny_batch() -> None:
+def test_benchmark_runs_every_measure_on_a_tiny_size() -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "run.py"), "--campaigns", "3", "--repeat", "1"],
+        [sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--campaigns", "3", "--big", "10,20"],
         check=True, capture_output=True, text=True,
     )
-    rows = [line.split()[0] for line in result.stdout.splitlines()[1:]]
-    assert rows == ["floor:", "one", "pbem"], result.stdout
+    names = [line.split("  ")[0] for line in result.stdout.splitlines()[1:]]
+    from adjudicator.games import GAMES
+
+    expected = ["floor: parse 18 order files", "pbem adjudicate x3 six-player",
+                "floor: parse 10 order files", "one turn, 10 players",
+                "floor: parse 20 order files", "one turn, 20 players", "time(20) / time(10)"]
+    expected += [f"pbem audit, {g} demo" for g in sorted(GAMES)]
+    expected += ["python -c 'import yaml' (cold)", "pbem check one file (cold)"]
+    expected += [f"engine: whole {g} games" for g in sorted(GAMES)]
+    assert names == expected, result.stdout
