@@ -8,11 +8,13 @@ that a crash interrupted, so a campaign is always either before or after a turn.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
 import fcntl
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,11 +31,53 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_new(path: Path, data: bytes) -> None:
+def _write_new(path: Path, data: bytes, sync: bool = True) -> None:
     with open(path, "xb") as handle:
         handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+        if sync:
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    """Linux's syncfs(2): flush one filesystem in one call (Python's os module lacks it)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.syncfs  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+_SYNCFS = _syncfs()
+
+
+def _flush(root: Path, paths: list[Path]) -> None:
+    """Make the new files and folders under `root` durable before they are renamed into place.
+
+    One syncfs for the whole tree costs about what one fsync does, where a turn
+    writes some sixteen files; without syncfs each file and folder is fsynced.
+    """
+    if _SYNCFS is not None:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            if _SYNCFS(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    for path in paths:
+        with open(path, "rb") as handle:
+            os.fsync(handle.fileno())
+    for folder in sorted({p.parent for p in paths} | {root}, key=lambda p: -len(p.parts)):
+        _fsync_dir(folder)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    """Inputs carried into a new turn folder are hard links: no bytes copied, and the
+    original stays in place until the swap."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -46,13 +90,14 @@ def write_file(path: Path, data: bytes) -> None:
 
 
 def write_tree(root: Path, files: dict[str, bytes]) -> None:
-    """Write new files under a fresh folder (no renames needed: the folder itself is swapped)."""
+    """Write new files under a fresh folder and make them durable (the folder itself is swapped)."""
+    written = []
     for relative, data in sorted(files.items()):
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_new(target, data)
-    for folder in sorted({(root / rel).parent for rel in files} | {root}, key=lambda p: -len(p.parts)):
-        _fsync_dir(folder)
+        _write_new(target, data, sync=False)
+        written.append(target)
+    _flush(root, written)
 
 
 def _staging(final: Path) -> tuple[Path, Path]:
@@ -70,7 +115,7 @@ def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = Tr
     if new.exists():
         shutil.rmtree(new)
     if keep_existing and final.exists():
-        shutil.copytree(final, new, symlinks=True)
+        shutil.copytree(final, new, symlinks=True, copy_function=_link_or_copy)
     else:
         new.mkdir()
     write_tree(new, files)
