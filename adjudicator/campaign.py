@@ -86,9 +86,40 @@ class Campaign:
     def uses_passwords(self) -> bool:
         return bool(self.config.get("passwords", True))
 
-    def password_ok(self, player_id: str, password: str) -> bool:
+    def holder(self, player_id: str, turn: int | None = None) -> dict[str, Any] | None:
+        """Who held the seat for `turn` (None: the current holder): name, email, password hash, from, to.
+
+        `pbem replace` moves an outgoing player into the seat's `history` with the
+        turns they played, so old turns still check against the passwords of their day.
+        """
         entry = self.player(player_id)
-        return bool(entry and entry.get("password") and auth.verify(password, entry["password"]))
+        if entry is None:
+            return None
+        since = int(entry.get("since", 1))
+        if turn is None or turn >= since:
+            current = {k: v for k, v in entry.items() if k not in ("history", "since", "id")}
+            return {**current, "from": since, "to": None}
+        for past in entry.get("history") or []:
+            if int(past["from"]) <= turn <= int(past["to"]):
+                return dict(past)
+        return None
+
+    def email(self, player_id: str, turn: int | None = None) -> str | None:
+        holder = self.holder(player_id, turn)
+        return str(holder["email"]) if holder and holder.get("email") else None
+
+    def password_ok(self, player_id: str, password: str, turn: int | None = None) -> bool:
+        """Whether `password` is the password of whoever held the seat for `turn` (None: now)."""
+        holder = self.holder(player_id, turn)
+        return bool(holder and holder.get("password") and auth.verify(password, holder["password"]))
+
+    @property
+    def gm_email(self) -> str | None:
+        return str(self.config["gm_email"]) if self.config.get("gm_email") else None
+
+    @property
+    def schedule(self) -> dict[str, Any] | None:
+        return self.config.get("schedule") or None
 
     # -- turns ----------------------------------------------------------------
 

@@ -74,11 +74,11 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     from .adjudicate import read_orders_folder
     from .campaign import Campaign
-    from .turn import load_submission
+    from .turn import load_submission, pending_state
 
     campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
     game, last = campaign.game, campaign.last_turn
-    state = campaign.state(last)
+    state = pending_state(campaign)
     out = _console()
     if game.is_over(state):
         winners = ", ".join(state.get("names", {}).get(p, p) for p in game.winners(state))
@@ -103,7 +103,26 @@ def cmd_status(args: argparse.Namespace) -> int:
             table.add_row(player, "[green]valid[/]", f"{len(sub.readings)} orders" + (f", {void} void" if void else ""))
     out.print(table)
     out.print(f"Still missing: {', '.join(waiting)}" if waiting else "Every due player has sent a file.")
+    _print_deadline(out, campaign, pending)
     return 0
+
+
+def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
+    """The one line of `status` that reads the clock: it writes nothing."""
+    import datetime as dt
+
+    from .schedule import ScheduleError, deadline, time_left
+
+    try:
+        due = deadline(campaign.schedule, pending)
+    except ScheduleError as exc:
+        raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
+    if due is None:
+        out.print("Deadline: none in the schedule (campaign.yaml schedule:)")
+        return
+    left = time_left(due, dt.datetime.now(dt.UTC))
+    colour = "red" if left.startswith("passed") else "green"
+    out.print(f"Deadline for turn {pending}: {due.text} ([{colour}]{left}[/])")
 
 
 # -- check --------------------------------------------------------------------
@@ -113,10 +132,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from . import yamlsafe
     from .campaign import Campaign
     from .pipeline import check_document
+    from .turn import pending_state
 
     campaign = Campaign.open(Path(args.campaign))
     last = campaign.last_turn
-    state = campaign.state(last)
+    state = pending_state(campaign)
     if campaign.game.is_over(state):
         raise Failure(f"{campaign.root}: the game is over; no orders are due")
     path = Path(args.file)
@@ -200,6 +220,119 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             continue
         _report_outcome(out, outcome)
     return 1 if failed else 0
+
+
+# -- mail: ingest, mail -------------------------------------------------------------
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from .ingest import ingest
+
+    result = ingest(Path(args.dir), [Path(s) for s in args.sources])
+    out = _console()
+    for entry in result.entries:
+        who = f"{entry.player}" if entry.player else "no player"
+        sender = escape(entry.sender or "unknown sender")
+        if entry.status == "filed":
+            out.print(f"  [green]filed[/]      {who} for turn {entry.turn}, from {sender} ({escape(entry.found)})")
+        elif entry.status == "superseded":
+            out.print(f"  [yellow]superseded[/] {who} for turn {entry.turn}, from {sender}: {escape(entry.reason)}")
+        else:
+            out.print(f"  [red]rejected[/]   {sender} ({who}): {escape(entry.reason)}  -> {escape(entry.stored)}")
+    for note in result.notes:
+        out.print(f"  [yellow]note:[/] {escape(note)}")
+    filed = sum(e.status == "filed" for e in result.entries)
+    rejected = sum(e.status == "rejected" for e in result.entries)
+    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected), {result.skipped} already ingested.")
+    return 0
+
+
+def cmd_mail(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import smtplib
+
+    from rich.markup import escape
+
+    from . import atomic, mailout
+    from .campaign import Campaign
+
+    if args.send and not args.smtp:
+        raise Failure("--send needs --smtp HOST:PORT")
+    smtp = None
+    if args.send:
+        try:
+            host, port = mailout.parse_hostport(args.smtp)
+        except mailout.MailError as exc:
+            raise Failure(str(exc)) from None
+        password = mailout.smtp_password(args.password_file) if args.user else None
+        smtp = mailout.Smtp(host, port, args.starttls, args.user, password)
+    root = Path(args.dir)
+    Campaign.open(root)
+    out = _console()
+    with atomic.locked(root):
+        campaign = Campaign.open(root)
+        try:
+            if args.remind:
+                files, notes = mailout.reminder_messages(campaign, _missing(campaign), dt.datetime.now(dt.UTC))
+            else:
+                turn = campaign.last_turn if args.turn is None else args.turn
+                files, notes = mailout.report_messages(campaign, turn)
+        except mailout.MailError as exc:
+            raise Failure(str(exc)) from None
+        written = mailout.write_outbox(root, files)
+        for note in notes:
+            out.print(f"  [yellow]note:[/] {escape(note)}")
+        out.print(f"Outbox {mailout.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.")
+        if smtp is None:
+            pending = mailout.outbox_summary(root)["pending"]
+            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).")
+            return 0
+        try:
+            delivered = mailout.send(root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(mailout.recipients(m)))}"))
+        except mailout.MailError as exc:
+            raise Failure(str(exc)) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            raise Failure(f"mail delivery stopped: {exc}; what was delivered is recorded, run the command again to resume") from None
+        out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
+    return 0
+
+
+def _missing(campaign: Any) -> list[str]:
+    """Due players without a valid order file for the pending turn."""
+    from .adjudicate import read_orders_folder
+    from .turn import load_submission, pending_state
+
+    last = campaign.last_turn
+    state = pending_state(campaign)
+    if campaign.game.is_over(state):
+        raise Failure(f"{campaign.root}: the game is over; nobody is due")
+    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
+    missing = []
+    for player in campaign.game.due(state):
+        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
+        if name is None or load_submission(campaign, state, last + 1, player, received[name], f"orders/{name}").nmr:
+            missing.append(player)
+    return missing
+
+
+def cmd_replace(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from .replace import replace
+
+    done = replace(Path(args.dir), args.seat, args.name, args.email)
+    out = _console()
+    before = done.outgoing.get("name", args.seat)
+    out.print(f"Seat {done.seat}: {escape(str(before))} hands over to {escape(args.name)} from turn {done.turn}.")
+    if done.password_file is not None:
+        out.print(f"The new player's password is in {done.password_file}: send it to them (the old one no longer works).")
+    for path in done.moved:
+        out.print(f"[yellow]The outgoing player's orders for turn {done.turn} were moved to {escape(path)}.[/]")
+    last = done.turn - 1
+    out.print(f"Send them the latest report (pbem mail {args.dir} --turn {last} mails it to the new address).")
+    return 0
 
 
 # -- show and report -----------------------------------------------------------
@@ -325,6 +458,27 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("adjudicate", cmd_adjudicate, "adjudicate the pending turn of each campaign named")
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
+
+    p = command("ingest", cmd_ingest, "file orders from a Maildir, an mbox or .eml files into the pending turn")
+    p.add_argument("dir")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help="a Maildir folder, an mbox file, .eml files or a folder of them")
+
+    p = command("mail", cmd_mail, "build report messages (or reminders) into the outbox, and send them")
+    p.add_argument("dir")
+    p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
+    p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
+    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
+    p.add_argument("--smtp", metavar="HOST:PORT")
+    p.add_argument("--starttls", action="store_true")
+    p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
+    p.add_argument("--password-file", help="a file whose first line is the SMTP password")
+    p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
+
+    p = command("replace", cmd_replace, "hand a seat to a new player from the pending turn on")
+    p.add_argument("dir")
+    p.add_argument("seat", help="the seat's player id; it stays the same")
+    p.add_argument("--name", required=True, help="the new player's display name")
+    p.add_argument("--email", help="the new player's address")
 
     p = command("show", cmd_show, "the public view, or one player's view")
     p.add_argument("dir")

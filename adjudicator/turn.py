@@ -9,10 +9,12 @@ order or the folder's location.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import yamlsafe
+from . import schedule, yamlsafe
+from .bbcode import to_bbcode
 from .campaign import Campaign, dump_json
 from .games.base import Event, Game, Seat, State, visible
 from .pipeline import Problem, Submission, check_document, missing, resolve
@@ -52,7 +54,7 @@ def load_submission(
             document,
             turn=turn,
             expected_player=player,
-            password_ok=campaign.password_ok if campaign.uses_passwords else None,
+            password_ok=(lambda p, pw: campaign.password_ok(p, pw, turn)) if campaign.uses_passwords else None,
             source=source,
         )
     except Exception as exc:  # noqa: BLE001
@@ -70,6 +72,72 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
     )
 
 
+DEADLINE_FILE = "deadline.json"
+"""The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
+the turn, recorded so that a later change of the schedule (an extension) never changes what
+an old report said."""
+
+SEATS_FILE = "seats.yaml"
+"""Written by `pbem replace` into the pending turn: seat id -> {name: new display name}."""
+
+
+def next_deadline(campaign: Campaign, turn_number: int, over: bool) -> bytes | None:
+    """The recorded deadline of an adjudicated turn, or the schedule's for a turn being adjudicated now."""
+    folder = campaign.turn_dir(turn_number)
+    if campaign.is_adjudicated(turn_number):
+        path = folder / DEADLINE_FILE
+        return path.read_bytes() if path.is_file() else None
+    if over:
+        return None
+    try:
+        found = schedule.deadline(campaign.schedule, turn_number + 1)
+    except schedule.ScheduleError as exc:
+        raise schedule.ScheduleError(f"{campaign.root / 'campaign.yaml'}: {exc}") from None
+    return dump_json(found.to_json()) if found else None
+
+
+def seat_changes(campaign: Campaign, turn_number: int) -> bytes | None:
+    path = campaign.turn_dir(turn_number) / SEATS_FILE
+    return path.read_bytes() if turn_number > 0 and path.is_file() else None
+
+
+def seat_history(campaign: Campaign, setup: dict[str, Any], turn_number: int) -> dict[str, list[dict[str, Any]]]:
+    """Who held each seat for which turns, up to this turn, from the seats files of turns 1..N (inputs)."""
+    history = {p["id"]: [{"name": p["name"], "from": 1, "to": None}] for p in setup["players"]}
+    for number in range(1, turn_number + 1):
+        data = seat_changes(campaign, number)
+        if data is None:
+            continue
+        for seat, change in sorted((yamlsafe.load(data) or {}).items()):
+            if seat in history:
+                history[seat][-1]["to"] = number - 1
+                history[seat].append({"name": change["name"], "from": number, "to": None})
+    return history
+
+
+def pending_state(campaign: Campaign) -> State:
+    """The state the pending turn starts from: the last turn's, with this turn's replacement names.
+
+    `pbem check`, `status` and `ingest` read orders against it, as the adjudication will,
+    so an order naming a replacement player by their new name means the same to all of them.
+    """
+    last = campaign.last_turn
+    state = campaign.state(last)
+    return state if campaign.game.is_over(state) else _apply_seat_changes(state, seat_changes(campaign, last + 1))
+
+
+def _apply_seat_changes(state: State, data: bytes | None) -> State:
+    """A replacement player's display name, from this turn on; the game's own data is otherwise untouched."""
+    if data is None:
+        return state
+    changes = yamlsafe.load(data) or {}
+    names = {**state.get("names", {})}
+    for seat, change in changes.items():
+        if seat in names:
+            names[seat] = str(change["name"])
+    return {**state, "names": names}
+
+
 def render_reports(
     game: Game,
     renderer: Renderer,
@@ -79,8 +147,11 @@ def render_reports(
     events: list[Event],
     submissions: dict[str, Submission],
     previous_state: State | None,
+    deadline: bytes | None = None,
+    seats: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, bytes]:
     over = game.is_over(state)
+    upcoming = json.loads(deadline) if deadline else None
     common = {
         "campaign": {
             "name": setup["name"],
@@ -92,7 +163,8 @@ def render_reports(
         "turn": turn,
         "over": over,
         "winners": game.winners(state),
-        "next": {"turn": turn + 1, "phase": game.phase(state), "due": game.due(state)} if not over else None,
+        "next": {"turn": turn + 1, "phase": game.phase(state), "due": game.due(state), "deadline": upcoming} if not over else None,
+        "seats": seats or {p: [{"name": state.get("names", {}).get(p, p), "from": 1, "to": None}] for p in state["players"]},
         "nmr": sorted(p for p, s in submissions.items() if s.nmr),
         "due_this_turn": game.due(previous_state) if previous_state is not None else [],
     }
@@ -100,6 +172,8 @@ def render_reports(
     public = {**common, "player": None, "view": game.view(state, None), "events": [e for e in events if visible(e, None)]}
     for name, data in renderer.render("public", "public", public).items():
         files[f"reports/{name}"] = data
+    if "reports/public.md" in files:  # every game gets BBCode for forums; a campaign's public.bbcode.j2 wins
+        files.setdefault("reports/public.bbcode", to_bbcode(files["reports/public.md"].decode("utf-8")).encode("utf-8"))
     for player in state["players"]:
         context = {
             **common,
@@ -120,9 +194,13 @@ def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Rend
     state = game.setup(seats, setup["options"], Rng(seed, 0))
     setup_bytes = dump_json(setup)
     outputs = {"state.json": dump_json(state)}
-    outputs.update(render_reports(game, renderer, setup, state, 0, [], {}, None))
-    files = {"setup.json": setup_bytes, **outputs}
-    files["manifest.json"] = _manifest(0, None, {"setup.json": setup_bytes}, outputs)
+    inputs = {"setup.json": setup_bytes}
+    deadline = next_deadline(campaign, 0, game.is_over(state))
+    if deadline is not None:
+        inputs[DEADLINE_FILE] = deadline
+    outputs.update(render_reports(game, renderer, setup, state, 0, [], {}, None, deadline))
+    files = {**inputs, **outputs}
+    files["manifest.json"] = _manifest(0, None, inputs, outputs)
     return TurnOutput(0, files, state, {}, [], [])
 
 
@@ -142,6 +220,8 @@ def turn(
     game = campaign.game
     setup = campaign.setup_record()
     rng = Rng(seed, turn_number)
+    seats_bytes = seat_changes(campaign, turn_number)
+    state = _apply_seat_changes(state, seats_bytes)
     ids = set(state["players"])
     submissions: dict[str, Submission] = {}
     stray: list[str] = []
@@ -168,9 +248,16 @@ def turn(
         "stray_files": stray,
     }
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
-    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state))
+    deadline = next_deadline(campaign, turn_number, game.is_over(new_state))
+    history = seat_history(campaign, setup, turn_number)
+    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
-    files = {**outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
+    if deadline is not None:
+        inputs[DEADLINE_FILE] = deadline
+    if seats_bytes is not None:
+        inputs[SEATS_FILE] = seats_bytes
+    recorded = {name: data for name, data in inputs.items() if not name.startswith("orders/") and name != SEATS_FILE}
+    files = {**recorded, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
     return TurnOutput(turn_number, files, new_state, submissions, events, stray)
 
 

@@ -1,0 +1,311 @@
+"""Incoming mail: read messages from a Maildir, an mbox or .eml files, and find the order document.
+
+What fetchmail, getmail or a mail client leave behind is one of three things: a
+Maildir (a folder with cur/, new/ and tmp/), an mbox file (messages one after
+another, each starting with a `From ` line) or single .eml files. Each message
+keeps its raw bytes (they are filed as received) and its arrival position.
+
+The order document is, in this order of preference:
+1. an attachment whose file name ends in .yaml or .yml (or whose type is YAML);
+2. YAML in the body inside a Markdown code fence (```yaml ... ```) or a BBCode
+   [code] ... [/code] block, as players paste it from forums and chat;
+3. YAML written straight into the body, from a line `player: ...` on.
+The body is the plain-text part, or the HTML part turned into text when the
+mail has no plain text. Quoted lines (`> ...`), signatures and the quoted
+report below "On ... wrote:" or "-----Original Message-----" are cut first, so
+a reply that quotes the previous report (whose order form also says `player:`)
+finds the player's own orders, not the GM's form.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import html
+import mailbox
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from pathlib import Path
+
+
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+"""A message larger than this is kept but not read (a 64 KiB order file needs far less)."""
+
+_YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
+_FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
+_BBCODE = re.compile(r"\[code(?:=[^\]]*)?\](.*?)\[/code\]", re.IGNORECASE | re.DOTALL)
+_PLAYER_LINE = re.compile(r"^player[ \t]*:", re.MULTILINE)
+_TOP_LEVEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
+_REPLY_CUT = re.compile(
+    r"^(-- |--\s*$|-{3,}\s*Original Message\s*-{3,}|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Incoming:
+    """One message as found in a source."""
+
+    raw: bytes
+    source: str
+    """Where it was found, for the GM's output (`inbox/new/1701...`, `mail.mbox#3`)."""
+
+
+@dataclass
+class OrderDocument:
+    data: bytes
+    """The order file's bytes as they will be filed (UTF-8 for text taken from a body)."""
+    where: str
+    """How it was found, in words: `attachment tony.yaml`, `a code block in the body`, `the body`."""
+
+
+class NoOrders(ValueError):
+    """The message carries no order document; the message says what was looked for."""
+
+
+# -- sources ------------------------------------------------------------------
+
+
+def _is_maildir(path: Path) -> bool:
+    return path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def read_sources(sources: list[Path]) -> Iterator[Incoming]:
+    """Every message of every source, in arrival order: sources as named, then each source's own order.
+
+    A Maildir's messages are taken in the order of their file names, which
+    start with the delivery time; an mbox in file order; a folder of .eml
+    files in name order.
+    """
+    for source in sources:
+        if _is_maildir(source):
+            # Delivery names start with the delivery time; the ":2,FLAGS" suffix a client adds is not part of the order.
+            found = [p for sub in ("new", "cur") for p in (source / sub).iterdir() if p.is_file() and not p.name.startswith(".")]
+            for path in sorted(found, key=lambda p: (p.name.split(":", 1)[0], p.parent.name)):
+                yield Incoming(_read(path), f"{path.parent.name}/{path.name}")
+        elif source.is_dir():
+            for path in sorted(source.iterdir()):
+                if path.is_file() and path.suffix.lower() == ".eml":
+                    yield Incoming(_read(path), str(path))
+        elif source.is_file() and source.suffix.lower() == ".eml":
+            yield Incoming(_read(source), str(source))
+        elif source.is_file():
+            box = mailbox.mbox(source, factory=None, create=False)
+            try:
+                for number, key in enumerate(box.iterkeys(), start=1):
+                    yield Incoming(box.get_bytes(key, from_=False), f"{source}#{number}")
+            finally:
+                box.close()
+        else:
+            raise FileNotFoundError(2, "no such mailbox, folder or file", str(source))
+
+
+def _read(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(MAX_MESSAGE_BYTES + 1)
+
+
+def parse(raw: bytes) -> EmailMessage:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+# -- headers ------------------------------------------------------------------
+
+
+def header(message: EmailMessage, name: str) -> str:
+    """A header as text; a malformed header gives its raw text rather than an exception."""
+    try:
+        value = message.get(name)
+    except Exception:  # noqa: BLE001 - junk headers must not stop an ingest: take the raw text
+        raw = [v for k, v in message.raw_items() if k.lower() == name.lower()]
+        value = raw[0] if raw else None
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def sender(message: EmailMessage) -> tuple[str, str]:
+    """(display name, lower-case address) of From; empty strings when unreadable."""
+    try:
+        found = message["From"].addresses
+    except Exception:  # noqa: BLE001 - a malformed header: fall back to the plain parser below
+        found = ()
+    if found:
+        return found[0].display_name, found[0].addr_spec.strip().lower()
+    name, address = email.utils.parseaddr(header(message, "From"))
+    return name, address.strip().lower()
+
+
+def message_id(message: EmailMessage) -> str:
+    return header(message, "Message-ID").strip()
+
+
+# -- the order document ---------------------------------------------------------
+
+
+def find_orders(message: EmailMessage) -> OrderDocument:
+    """The order document of a message, or NoOrders saying what was looked for."""
+    attachments = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename() or ""
+        if filename.lower().endswith((".yaml", ".yml")) or part.get_content_type() in _YAML_TYPES:
+            attachments.append((filename or part.get_content_type(), part))
+    if len(attachments) > 1:
+        names = ", ".join(name for name, _ in attachments)
+        raise NoOrders(f"the message carries {len(attachments)} order attachments ({names}); send exactly one")
+    if attachments:
+        name, part = attachments[0]
+        data = part.get_payload(decode=True) or b""
+        return OrderDocument(data, f"attachment {name}")
+    text = body_text(message)
+    if text is None:
+        raise NoOrders("the message has no text and no .yaml attachment")
+    return orders_in_text(text)
+
+
+def body_text(message: EmailMessage) -> str | None:
+    """The plain-text body, or the HTML body as text; None when there is neither."""
+    for preference in (("plain",), ("html",)):
+        try:
+            part = message.get_body(preferencelist=preference)
+        except Exception:  # noqa: BLE001
+            part = None
+        if part is None or part.get_filename():
+            continue
+        try:
+            content = part.get_content()
+        except Exception:  # noqa: BLE001 - an unknown charset: read it as Latin-1 rather than lose it
+            content = (part.get_payload(decode=True) or b"").decode("latin-1")
+        if not isinstance(content, str):
+            continue
+        if preference == ("html",):
+            return html_to_text(content)
+        if str(part.get_param("format", "")).lower() == "flowed":
+            return unflow(content, str(part.get_param("delsp", "")).lower() == "yes")
+        return content
+    return None
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed (Thunderbird's default): rejoin soft-broken lines, remove space-stuffing.
+
+    Without this a long line of the order form that the mail client wrapped
+    would reach the YAML parser as two lines, and an indented order would
+    carry the extra space the client stuffed in front of it.
+    """
+    out: list[str] = []
+    joining = False
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        content = raw[depth:]
+        content = content.removeprefix(" ")
+        soft = content.endswith(" ") and content != "-- "
+        if soft and delsp:
+            content = content[:-1]
+        if joining and out and _depth(out[-1]) == depth:
+            out[-1] += content
+        else:
+            out.append(">" * depth + (" " if depth and content else "") + content)
+        joining = soft
+    return "\n".join(out)
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(">"))
+
+
+def orders_in_text(text: str) -> OrderDocument:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    fresh = _unquoted(text)
+    for match in _FENCE.finditer(fresh):
+        if _PLAYER_LINE.search(match.group(3)):
+            return OrderDocument(match.group(3).encode("utf-8"), "a code block in the body")
+    for match in _BBCODE.finditer(fresh):
+        inner = html.unescape(match.group(1)).lstrip("\n")
+        if _PLAYER_LINE.search(inner):
+            return OrderDocument(inner.encode("utf-8"), "a [code] block in the body")
+    block = _yaml_block(fresh)
+    if block is None:
+        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text")
+    return OrderDocument(block.encode("utf-8"), "the body")
+
+
+def _unquoted(text: str) -> str:
+    """The player's own words: quoted lines dropped, everything from a reply or signature marker cut."""
+    kept = []
+    for line in text.split("\n"):
+        if _REPLY_CUT.match(line):
+            break
+        if line.lstrip().startswith(">"):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _yaml_block(text: str) -> str | None:
+    """From the first `player:` line to the first line that cannot continue a top-level mapping."""
+    match = _PLAYER_LINE.search(text)
+    if match is None:
+        return None
+    lines = text[match.start():].split("\n")
+    block: list[str] = []
+    for line in lines:
+        if _ends_yaml(line):
+            break
+        block.append(line)
+    return "\n".join(block).rstrip() + "\n"
+
+
+def _ends_yaml(line: str) -> bool:
+    """A line at the left margin that is neither a key, a list item, a comment nor a document marker."""
+    if not line or line[0].isspace() or line.startswith(("#", "- ", "-\t")) or line in ("-", "---", "..."):
+        return False
+    return not _TOP_LEVEL_KEY.match(line)
+
+
+# -- HTML-only mail -----------------------------------------------------------------
+
+
+class _Text(HTMLParser):
+    _BREAKS = frozenset({"br", "p", "div", "li", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "table"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0  # inside <blockquote>, <style>, <script>, <head>: not the player's words
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("blockquote", "style", "script", "head"):
+            self.skip += 1
+        elif tag in self._BREAKS and not self.skip:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("blockquote", "style", "script", "head"):
+            self.skip = max(0, self.skip - 1)
+        elif tag in self._BREAKS and tag != "br" and not self.skip:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    parser = _Text()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except Exception:  # noqa: BLE001
+        return ""
+    text = "".join(parser.parts).replace("\u00a0", " ")
+    # HTML line breaks already became newlines; the source's own newlines inside a
+    # paragraph are not line breaks in HTML, but mail clients put them only between tags.
+    return re.sub(r"\n{3,}", "\n\n", text)
+

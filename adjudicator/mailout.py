@@ -1,0 +1,339 @@
+"""Outgoing mail: RFC 5322 messages into the campaign's outbox, and their delivery over SMTP.
+
+    CAMPAIGN/mail/outbox/turn-NNN/report-<player>.eml   a player's report of turn NNN
+    CAMPAIGN/mail/outbox/turn-NNN/report-public.eml     the public report of turn NNN
+    CAMPAIGN/mail/outbox/turn-NNN/ack-<seq>.eml         an acknowledgement written by pbem ingest
+    CAMPAIGN/mail/outbox/turn-NNN/remind-<player>.eml   a reminder for the orders of turn NNN
+    CAMPAIGN/mail/sent.json                             the Message-IDs delivered so far
+
+Every message is plain text in UTF-8, From the GM address of campaign.yaml. Its
+Message-ID is derived from the campaign, the turn, the kind, the recipients and
+a hash of the content, and it carries no Date until it is sent: building the
+outbox twice gives the same bytes, and a message whose content is unchanged is
+never delivered twice. The sent log is rewritten atomically after each message,
+so a run broken half way resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.policy
+import email.utils
+import hashlib
+import json
+import os
+import re
+import smtplib
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.headerregistry import Address
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from . import atomic, mailin, schedule
+from .campaign import Campaign, dump_json, turn_name
+from .turn import pending_state
+
+POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
+PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
+
+
+class MailError(ValueError):
+    """Mail cannot be built or sent; the message says why."""
+
+
+def mail_dir(root: Path) -> Path:
+    return root / "mail"
+
+
+def ensure_mail_dir(root: Path) -> Path:
+    """mail/ holds players' addresses and messages (with their passwords): like gm/, for the GM only."""
+    folder = mail_dir(root)
+    if not folder.is_dir():
+        folder.mkdir()
+        os.chmod(folder, 0o700)
+    return folder
+
+
+def outbox_dir(root: Path) -> Path:
+    return mail_dir(root) / "outbox"
+
+
+# -- one message -----------------------------------------------------------------
+
+
+def _domain(address: str) -> str:
+    return address.rpartition("@")[2].strip(" >").lower() or "pbem.invalid"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "campaign"
+
+
+def gm_address(campaign: Campaign) -> str:
+    if not campaign.gm_email:
+        raise MailError(f"{campaign.root}/campaign.yaml has no gm_email: add one (gm_email: gm@example.org) to send mail")
+    return campaign.gm_email
+
+
+def make_message(
+    campaign: Campaign,
+    *,
+    kind: str,
+    turn: int,
+    to: list[tuple[str, str]],
+    subject: str,
+    body: str,
+    cc: list[tuple[str, str]] = (),  # type: ignore[assignment]
+    in_reply_to: str = "",
+) -> EmailMessage:
+    """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom."""
+    sender = gm_address(campaign)
+    message = EmailMessage(policy=POLICY)
+    message["From"] = sender
+    message["To"] = [_address(name, address) for name, address in to]
+    if cc:
+        message["Cc"] = [_address(name, address) for name, address in cc]
+    message["Subject"] = subject
+    fingerprint = hashlib.sha256(
+        json.dumps([campaign.config.get("name"), turn, kind, to, list(cc), subject, body, in_reply_to], ensure_ascii=False).encode("utf-8")
+    ).hexdigest()[:20]
+    message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{_domain(sender)}>"
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+        message["References"] = in_reply_to
+    message["Auto-Submitted"] = "auto-replied" if kind == "ack" else "auto-generated"
+    message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
+    message.set_content(body, charset="utf-8", cte="quoted-printable")
+    return message
+
+
+def _address(name: str, address: str) -> Address:
+    """An address as written in campaign.yaml (`gm@example.org` or `Game Master <gm@example.org>`)."""
+    display, spec = email.utils.parseaddr(address)
+    try:
+        if "@" not in spec:
+            raise ValueError("it has no @domain")
+        return Address(display_name=name or display, addr_spec=spec)
+    except (ValueError, IndexError) as exc:
+        raise MailError(f"'{address}' is not an email address ({exc})") from None
+
+
+def to_bytes(message: EmailMessage) -> bytes:
+    return message.as_bytes(policy=POLICY)
+
+
+def recipients(message: EmailMessage) -> list[str]:
+    found = []
+    for field in ("To", "Cc"):
+        for address in message.get_all(field, []):
+            for a in getattr(address, "addresses", ()):
+                if a.addr_spec not in found:
+                    found.append(a.addr_spec)
+    return found
+
+
+# -- reports --------------------------------------------------------------------------
+
+
+def _subject(campaign: Campaign, turn: int, what: str) -> str:
+    when = "opening" if turn == 0 else f"turn {turn}"
+    return f"[{campaign.config.get('name')}] {campaign.game.title}, {when}: {what}"
+
+
+def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
+    """One message per player with an address, and one for the public report: (outbox files, notes for the GM).
+
+    A player's report goes to whoever holds the seat for the next turn, who acts on
+    its order form (after `pbem replace`, the new player gets the latest report).
+    """
+    if not campaign.is_adjudicated(turn):
+        raise MailError(f"turn {turn} of {campaign.root} has not been adjudicated; there is no report to mail")
+    reports = campaign.turn_dir(turn) / "reports"
+    state = campaign.state(turn)
+    names = state.get("names", {})
+    over = campaign.game.is_over(state)
+    files: dict[str, bytes] = {}
+    notes: list[str] = []
+    folder = turn_name(turn)
+    for player in state["players"]:
+        path = reports / f"{player}.txt"
+        if not path.is_file():
+            notes.append(f"{player}: no plain-text report {path}")
+            continue
+        holder_turn = turn if over else turn + 1
+        address = campaign.email(player, holder_turn)
+        holder = campaign.holder(player, holder_turn) or {}
+        if not address:
+            notes.append(f"{player}: no email in campaign.yaml; send {path} yourself")
+            continue
+        name = str(holder.get("name") or names.get(player, player))
+        try:
+            message = make_message(
+                campaign,
+                kind=f"report-{player}",
+                turn=turn,
+                to=[(name, address)],
+                subject=_subject(campaign, turn, f"report for {name}"),
+                body=path.read_text(encoding="utf-8"),
+            )
+        except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
+            notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
+            continue
+        files[f"{folder}/report-{player}.eml"] = to_bytes(message)
+    public = reports / "public.md"
+    if public.is_file():
+        target = str(campaign.config.get("public_email") or gm_address(campaign))
+        message = make_message(
+            campaign,
+            kind="report-public",
+            turn=turn,
+            to=[("", target)],
+            subject=_subject(campaign, turn, "public report"),
+            body=public.read_text(encoding="utf-8"),
+        )
+        files[f"{folder}/report-public.eml"] = to_bytes(message)
+    return files, notes
+
+
+# -- reminders ---------------------------------------------------------------------------
+
+
+def reminder_messages(campaign: Campaign, missing: list[str], now: dt.datetime) -> tuple[dict[str, bytes], list[str]]:
+    """A reminder to each due player without valid orders, while the deadline has not passed."""
+    pending = campaign.last_turn + 1
+    due = schedule.deadline(campaign.schedule, pending)
+    if due is not None and due.at <= now:
+        return {}, [f"the deadline for turn {pending} has passed ({due.text}): no reminders; adjudicate with --nmr"]
+    names = pending_state(campaign).get("names", {})
+    files: dict[str, bytes] = {}
+    notes: list[str] = []
+    for player in missing:
+        address = campaign.email(player, pending)
+        holder = campaign.holder(player, pending) or {}
+        name = str(holder.get("name") or names.get(player, player))
+        if not address:
+            notes.append(f"{player}: missing, but has no email in campaign.yaml")
+            continue
+        when = f"by {due.text}" if due else "as soon as you can"
+        body = (
+            f"{campaign.config.get('name')} ({campaign.game.title}): a reminder for {name} ({player}).\n\n"
+            f"The GM has no valid orders from you for turn {pending} yet. Please send them {when}.\n"
+            "Reply to this message with your order file attached, or pasted into the body, as the\n"
+            f"order form at the end of your last report shows. Without orders you count as NMR\n"
+            "(no moves received) when the turn is adjudicated.\n"
+        )
+        try:
+            message = make_message(
+                campaign,
+                kind=f"remind-{player}",
+                turn=pending,
+                to=[(name, address)],
+                subject=f"[{campaign.config.get('name')}] turn {pending}: your orders are missing",
+                body=body,
+            )
+        except MailError as exc:
+            notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail --remind again")
+            continue
+        files[f"{turn_name(pending)}/remind-{player}.eml"] = to_bytes(message)
+    return files, notes
+
+
+def write_outbox(root: Path, files: dict[str, bytes]) -> list[str]:
+    """Write outbox files that are new or changed; return their names. Unchanged files are not touched."""
+    written = []
+    if files:
+        ensure_mail_dir(root)
+    for name, data in sorted(files.items()):
+        path = outbox_dir(root) / name
+        if path.is_file() and path.read_bytes() == data:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_file(path, data)
+        written.append(name)
+    return written
+
+
+# -- delivery ------------------------------------------------------------------------------
+
+
+@dataclass
+class Smtp:
+    host: str
+    port: int
+    starttls: bool = False
+    user: str | None = None
+    password: str | None = None
+
+
+def smtp_password(password_file: str | None, environ: dict[str, str] | None = None) -> str | None:
+    """The SMTP password from a file (its first line) or from $PBEM_SMTP_PASSWORD; never from the command line."""
+    environ = os.environ if environ is None else environ
+    if password_file:
+        with open(password_file, encoding="utf-8") as handle:
+            return handle.readline().rstrip("\r\n")
+    return environ.get(PASSWORD_ENV)
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise MailError(f"--smtp takes HOST:PORT, e.g. mail.example.org:587, not '{text}'")
+    return host.strip("[]"), int(port)
+
+
+def sent_log(root: Path) -> list[dict[str, str]]:
+    path = mail_dir(root) / "sent.json"
+    return json.loads(path.read_text(encoding="utf-8"))["sent"] if path.is_file() else []
+
+
+def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
+    """Outbox messages whose Message-ID is not in the sent log, in name order."""
+    done = {entry["message_id"] for entry in sent_log(root)}
+    found = []
+    box = outbox_dir(root)
+    if not box.is_dir():
+        return found
+    for path in sorted(box.rglob("*.eml")):
+        message = mailin.parse(path.read_bytes())
+        if mailin.message_id(message) not in done:
+            found.append((path.relative_to(box).as_posix(), message))
+    return found
+
+
+def send(
+    root: Path,
+    smtp: Smtp,
+    *,
+    clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+    progress: Callable[[str, EmailMessage], None] = lambda name, message: None,
+) -> list[str]:
+    """Deliver every unsent outbox message over one SMTP connection; record each one as soon as it is accepted."""
+    queue = pending_messages(root)
+    if not queue:
+        return []
+    log = sent_log(root)
+    delivered: list[str] = []
+    context = ssl.create_default_context()
+    with smtplib.SMTP(smtp.host, smtp.port, timeout=60) as server:
+        if smtp.starttls:
+            server.starttls(context=context)
+        if smtp.user:
+            if smtp.password is None:
+                raise MailError(f"no SMTP password for {smtp.user}: set ${PASSWORD_ENV} or give --password-file")
+            server.login(smtp.user, smtp.password)
+        for name, message in queue:
+            del message["Date"]
+            message["Date"] = email.utils.format_datetime(clock())  # the send step dates the message, not the file
+            server.send_message(message, from_addr=message["From"].addresses[0].addr_spec, to_addrs=recipients(message))
+            log.append({"message_id": mailin.message_id(message), "file": name})
+            atomic.write_file(mail_dir(root) / "sent.json", dump_json({"sent": log}))
+            delivered.append(name)
+            progress(name, message)
+    return delivered
+
+
+def outbox_summary(root: Path) -> dict[str, Any]:
+    return {"pending": [name for name, _ in pending_messages(root)], "sent": len(sent_log(root))}

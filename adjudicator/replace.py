@@ -1,0 +1,119 @@
+"""`pbem replace`: hand a seat to a new player from the pending turn on, keeping the seat's history.
+
+The seat keeps its id (files are named by it) and everything the game knows
+about it. What changes, from the pending turn on:
+
+- campaign.yaml: the seat's name, email and password hash are the new player's,
+  with `since: N`; the outgoing player moves to the seat's `history` with the
+  turns they played (`from`, `to`), so older turns still check against their
+  passwords and `pbem audit` replays them unchanged;
+- gm/passwords.yaml: the new player's password (when the campaign uses passwords);
+- turn-NNN/seats.yaml: the seat's new display name, an input of turn NNN that its
+  manifest hashes: the reports of turn NNN and later use the new name and show
+  who held the seat for which turns;
+- an order file the outgoing player already sent for turn NNN is moved to
+  gm/replaced/, since the new player decides that turn.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import atomic, auth, yamlsafe
+from .adjudicate import prepare
+from .campaign import Campaign, CampaignError, dump_yaml, read_yaml, turn_name
+from .turn import SEATS_FILE
+
+
+@dataclass
+class Replacement:
+    campaign: Campaign
+    seat: str
+    turn: int
+    """The first turn the new player plays."""
+    outgoing: dict[str, Any]
+    password_file: Path | None
+    moved: list[str]
+
+
+def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
+    name = " ".join(name.split())
+    if not name:
+        raise CampaignError("--name must give the new player's display name")
+    Campaign.open(root)
+    with atomic.locked(Path(root)):
+        campaign = prepare(Path(root))
+        state = campaign.state()
+        if campaign.game.is_over(state):
+            raise CampaignError(f"{campaign.root}: the game is over; there is no seat to hand over")
+        entry = campaign.player(seat)
+        if entry is None:
+            raise CampaignError(f"no seat '{seat}' in {campaign.root}; seats: {', '.join(p['id'] for p in campaign.players)}")
+        pending = campaign.last_turn + 1
+        outgoing = campaign.holder(seat) or {}
+        since = int(entry.get("since", 1))
+        history = list(entry.get("history") or [])
+        if since < pending:  # the outgoing player played turns; one who played none leaves no trace
+            past = {"name": entry["name"], "from": since, "to": pending - 1}
+            for key in ("email", "password"):
+                if entry.get(key):
+                    past[key] = entry[key]
+            history.append(past)
+        new_entry: dict[str, Any] = {"id": seat, "name": name}
+        if email:
+            new_entry["email"] = email
+        password_file = None
+        if campaign.uses_passwords:
+            password = auth.new_password()
+            new_entry["password"] = auth.hash_password(password)
+            password_file = campaign.root / "gm" / "passwords.yaml"
+            passwords = read_yaml(password_file) if password_file.is_file() else {}
+            passwords = {**(passwords or {}), seat: password}
+            atomic.write_file(password_file, dump_yaml(passwords))
+        new_entry["since"] = pending
+        if history:
+            new_entry["history"] = history
+
+        folder = campaign.turn_dir(pending)
+        seats_path = folder / SEATS_FILE
+        changes = yamlsafe.load(seats_path.read_bytes()) if seats_path.is_file() else {}
+        changes = {**(changes or {}), seat: {"name": name}}
+        atomic.write_file(seats_path, dump_yaml(dict(sorted(changes.items()))))
+
+        moved = _move_pending_orders(campaign, seat, pending)
+        _mark_ingested_orders(campaign, seat, pending, name)
+
+        config = dict(campaign.config)
+        config["players"] = [new_entry if p["id"] == seat else p for p in campaign.config["players"]]
+        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
+        return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved)
+
+
+def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[str]:
+    """The outgoing player's order file for the pending turn goes to gm/replaced/ (it holds their password)."""
+    moved = []
+    for ext in ("yaml", "yml"):
+        path = campaign.turn_dir(pending) / "orders" / f"{seat}.{ext}"
+        if path.is_file():
+            target = campaign.root / "gm" / "replaced" / f"{turn_name(pending)}-{seat}.{ext}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+            moved.append(str(target.relative_to(campaign.root)))
+    return moved
+
+
+def _mark_ingested_orders(campaign: Campaign, seat: str, pending: int, name: str) -> None:
+    """Mail filed for the outgoing player this turn no longer counts (see adjudicator/ingest.py)."""
+    from .ingest import load_index, save_index
+
+    entries = load_index(campaign.root)
+    changed = False
+    for entry in entries:
+        if entry.status == "filed" and entry.turn == pending and entry.player == seat:
+            entry.status, entry.reason = "superseded", f"the seat passed to {name} for turn {pending}"
+            changed = True
+    if changed:
+        save_index(campaign.root, entries)

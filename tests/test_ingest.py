@@ -1,0 +1,333 @@
+"""`pbem ingest`: real Maildir, mbox and .eml files, built with the mailbox and email modules."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import mailbox
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.adjudicate import adjudicate
+from adjudicator.atomic import locked
+from adjudicator.cli import main
+from adjudicator.ingest import ingest, load_index
+from adjudicator.mailin import find_orders, orders_in_text
+from adjudicator.new import create
+
+PLAYERS = [
+    {"id": "tony", "name": "Tony", "email": "tony@example.org"},
+    {"id": "david", "name": "David", "email": "david@example.org"},
+    {"id": "maria", "name": "María José", "email": "maria@example.org"},
+]
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    root = tmp_path / "spies"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="mail", gm_email="GM <gm@example.org>", name="Spies")
+    return root
+
+
+def passwords(root: Path) -> dict[str, str]:
+    return yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+
+
+def order_text(root: Path, player: str, orders: list, turn: int = 1, password: str | None = None) -> str:
+    document = {"player": player, "turn": turn, "password": password or passwords(root)[player], "orders": orders}
+    return yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
+
+
+def mail(
+    sender: str,
+    body: str = "Orders attached.\n",
+    *,
+    subject: str = "orders",
+    date: str = "Mon, 30 Nov 2026 10:00:00 +0000",
+    message_id: str | None = None,
+    attachment: str | None = None,
+    filename: str = "orders.yaml",
+    cte: str | None = None,
+    html: str | None = None,
+) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "GM <gm@example.org>"
+    message["Subject"] = subject
+    message["Date"] = date
+    if message_id is not None:
+        message["Message-ID"] = message_id
+    if html is not None:
+        message.set_content(html, subtype="html", cte=cte or "quoted-printable")
+    else:
+        message.set_content(body, cte=cte) if cte else message.set_content(body)
+    if attachment is not None:
+        message.add_attachment(attachment.encode("utf-8"), maintype="application", subtype="octet-stream", filename=filename)
+    return message
+
+
+def maildir(tmp_path: Path, messages: list[EmailMessage], name: str = "Maildir") -> Path:
+    box = mailbox.Maildir(tmp_path / name, create=True)
+    for number, message in enumerate(messages):
+        key = box.add(mailbox.MaildirMessage(message.as_bytes()))
+        # Delivery names sort in arrival order, as a real MDA's time-stamped names do.
+        path = tmp_path / name / "new" / key
+        path.rename(path.with_name(f"17000000{number:02d}.{key}"))
+    return tmp_path / name
+
+
+def read(path: Path) -> EmailMessage:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def test_attachment_is_filed_and_acknowledged(campaign: Path, tmp_path: Path) -> None:
+    text = order_text(campaign, "tony", ["SID 1 steal David 8", {"sid": 9, "guard": 1}])
+    source = maildir(tmp_path, [mail("Tony <tony@example.org>", attachment=text, filename="tony.yaml", message_id="<a1@example.org>")])
+    result = ingest(campaign, [source])
+    assert [e.status for e in result.entries] == ["filed"]
+    assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == text
+    ack = email.message_from_bytes((campaign / "mail" / "outbox" / "turn-001" / "ack-00001.eml").read_bytes(), policy=email.policy.default)
+    body = ack.get_content()
+    assert ack["To"].addresses[0].addr_spec == "tony@example.org" and ack["In-Reply-To"] == "<a1@example.org>"
+    assert "SID 1 tries to steal David's secret 8 (worth 15)" in body
+    assert "VOID: orders[1].sid is 9, above the highest allowed value 7" in body
+    assert "Still missing for turn 1: David, María José." in body
+    assert passwords(campaign)["tony"] not in body
+    assert ack["Date"] is None and ack["From"].addresses[0].addr_spec == "gm@example.org"
+
+
+def test_every_kind_of_body_is_read(campaign: Path, tmp_path: Path) -> None:
+    pw = passwords(campaign)
+    fence = f"Hi GM,\n\nhere you go:\n\n```yaml\n{order_text(campaign, 'david', [{'sid': 2, 'guard': 3}])}```\n\nDavid\n"
+    bbcode = f"Posted from the forum:\n[code]{order_text(campaign, 'maria', ['SID 4 steal Tony 9'])}[/code]\n-- \nMaría\n"
+    html = (
+        "<html><body><div dir='ltr'>player: tony<br>turn: 1<br>password: \"" + pw["tony"] + "\"<br>orders:<br>"
+        "&nbsp;&nbsp;- SID 3 guard secret 6<br></div><blockquote>player: tony<br>turn: 0</blockquote></body></html>"
+    )
+    messages = [
+        mail("David <david@example.org>", fence, cte="quoted-printable", message_id="<f@x>"),
+        mail("=?utf-8?q?Mar=C3=ADa_Jos=C3=A9?= <maria@example.org>", bbcode, cte="base64", message_id="<b@x>", subject="Órdenes"),
+        mail("tony@example.org", html=html, message_id="<h@x>"),
+    ]
+    result = ingest(campaign, [maildir(tmp_path, messages)])
+    assert [(e.status, e.player, e.found) for e in result.entries] == [
+        ("filed", "david", "a code block in the body"),
+        ("filed", "maria", "a [code] block in the body"),
+        ("filed", "tony", "the body"),
+    ]
+    assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"] == ["SID 3 guard secret 6"]
+    last_ack = (campaign / "mail" / "outbox" / "turn-001" / "ack-00003.eml").read_bytes()
+    assert b"Every player has sent orders for turn 1." in email.message_from_bytes(last_ack, policy=email.policy.default).get_content().encode()
+    assert adjudicate(campaign).output.submissions["maria"].status == "accepted"
+
+
+def test_a_latin_1_body_is_filed_as_utf_8(campaign: Path, tmp_path: Path) -> None:
+    text = order_text(campaign, "maria", []) + "# ¡Gracias, señor GM!\n"
+    message = mail('"Jos\u00e9, Mar\u00eda" <maria@example.org>', message_id="<latin@x>")
+    message.set_content(text, charset="iso-8859-1", cte="quoted-printable")
+    assert b"=E1" not in message.as_bytes() and b"se=F1or" in message.as_bytes()
+    result = ingest(campaign, [maildir(tmp_path, [message])])
+    assert (result.entries[0].status, result.entries[0].sender) == ("filed", "maria@example.org")
+    assert (campaign / "turn-001" / "orders" / "maria.yaml").read_text(encoding="utf-8") == text
+
+
+def test_a_reply_quoting_the_report_files_the_players_own_orders(campaign: Path, tmp_path: Path) -> None:
+    report = (campaign / "turn-000" / "reports" / "david.txt").read_text()
+    mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    quoted = "\n".join("> " + line for line in report.splitlines())
+    top_posted = f"{mine}\nThanks!\n\nOn Mon, 30 Nov 2026, GM wrote:\n{quoted}\n"
+    outlook = f"Orders below.\n\n{mine}\n-----Original Message-----\nFrom: GM\n{report}"
+    assert orders_in_text(top_posted).data.decode() == mine
+    assert orders_in_text(outlook).data.decode() == mine
+    messages = [mail("david@example.org", top_posted, message_id="<r1@x>", date="Mon, 30 Nov 2026 10:00:00 +0000"),
+                mail("david@example.org", outlook, message_id="<r2@x>", date="Mon, 30 Nov 2026 11:00:00 +0000")]
+    result = ingest(campaign, [maildir(tmp_path, messages)])
+    assert [e.status for e in result.entries] == ["superseded", "filed"]
+    assert (campaign / "turn-001" / "orders" / "david.yaml").read_text() == mine
+
+
+def test_format_flowed_lines_are_rejoined(campaign: Path, tmp_path: Path) -> None:
+    password = passwords(campaign)["tony"]
+    # As Thunderbird sends it: long lines broken after a space, indented lines stuffed with one more space.
+    wire = (
+        "player: tony\nturn: 1\n"
+        f"password: \"{password}\"\n"
+        "orders:\n"
+        "   - SID 1 steal David 8\n"
+        "#  - {sid: 2, steal: {player: PLAYER, secret: N}}   # or: \n"
+        "- {sid: 2, guard: N}\n"
+        "   - SID 3 guard secret 6\n"
+        "-- \nTony\n"
+    )
+    raw = (
+        "From: tony@example.org\nTo: gm@example.org\nSubject: orders\nMessage-ID: <flow@x>\n"
+        "Date: Mon, 30 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\n"
+        "Content-Type: text/plain; charset=UTF-8; format=flowed\nContent-Transfer-Encoding: 7bit\n\n" + wire
+    )
+    source = tmp_path / "flowed.eml"
+    source.write_bytes(raw.encode())
+    assert ingest(campaign, [source]).entries[0].status == "filed"
+    filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
+    assert filed["orders"] == ["SID 1 steal David 8", "SID 3 guard secret 6"]
+
+
+def test_junk_and_failures_are_kept_with_the_reason(campaign: Path, tmp_path: Path) -> None:
+    pw = passwords(campaign)
+    auto = mail("tony@example.org", "I am on holiday.", message_id="<auto@x>")
+    auto["Auto-Submitted"] = "auto-replied"
+    messages = [
+        mail("Tony <tony@example.org>", attachment=order_text(campaign, "tony", []), message_id="<good@x>"),
+        mail("evil@example.net", order_text(campaign, "tony", ["SID 1 steal David 1"], password="guess"), message_id="<bad@x>",
+             date="Mon, 30 Nov 2026 12:00:00 +0000"),
+        mail("stranger@example.net", order_text(campaign, "tony", [], password=pw["tony"]).replace("tony", "bob"), message_id="<who@x>"),
+        mail("david@example.org", "Can I have more time?", message_id="<chat@x>"),
+        mail("spam@example.net", "Buy now!", message_id="<spam@x>"),
+        auto,
+        mail("sue@example.org", attachment="player: tony\nturn: [1\n", message_id="<yaml@x>"),
+    ]
+    source = maildir(tmp_path, messages)
+    with open(source / "new" / "1800000000.junk", "wb") as handle:
+        handle.write(b"\x00\xff not mail at all \xfe")
+    result = ingest(campaign, [source])
+    statuses = [(e.status, e.player) for e in result.entries]
+    assert statuses[0] == ("filed", "tony")
+    assert all(s == "rejected" for s, _ in statuses[1:]) and len(statuses) == 8
+    reasons = [e.reason for e in result.entries[1:]]
+    assert "password: is not this player's password" in reasons[0]
+    assert "matches no player" in reasons[1] and "'bob'" in reasons[1]
+    assert reasons[2].startswith("no orders") and result.entries[3].player == "david"
+    assert "Auto-Submitted" in reasons[4] and "cannot be read: not valid YAML" in reasons[5]
+    # the forged file did not replace Tony's good one
+    assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"] == []
+    for entry in result.entries[1:]:
+        assert (campaign / entry.stored).is_file()
+        assert (campaign / entry.stored).with_suffix(".txt").read_text().splitlines()[1] == entry.reason
+    # replies: the good one, the forger (told why, nothing leaked), the unknown player, David's chat; never spam or the auto-reply
+    acked = {e.message_id: e.acknowledged for e in result.entries}
+    assert acked["<bad@x>"] == ["evil@example.net"] and acked["<chat@x>"] == ["david@example.org"]
+    assert acked["<spam@x>"] == [] and acked["<auto@x>"] == []
+    refusal = read(campaign / "mail" / "outbox" / "turn-001" / "ack-00002.eml").get_content()
+    assert "NOT filed" in refusal and pw["tony"] not in refusal and "is not this player's password" in refusal
+
+
+def test_newest_by_date_wins_and_superseded_versions_are_kept(campaign: Path, tmp_path: Path) -> None:
+    early = mail("tony@example.org", attachment=order_text(campaign, "tony", ["SID 1 steal David 1"]), message_id="<early@x>",
+                 date="Mon, 30 Nov 2026 09:00:00 +0100")
+    late = mail("tony@example.org", attachment=order_text(campaign, "tony", ["SID 2 steal David 2"]), message_id="<late@x>",
+                date="Mon, 30 Nov 2026 09:30:00 +0100")
+    later_same_date = mail("tony@example.org", attachment=order_text(campaign, "tony", ["SID 3 steal David 3"]), message_id="<tie@x>",
+                           date="Mon, 30 Nov 2026 08:30:00 +0000")
+    # arrival order: late, early (delayed in transit), then one with the same instant as late
+    ingest(campaign, [maildir(tmp_path, [late, early])])
+    orders = campaign / "turn-001" / "orders" / "tony.yaml"
+    assert "SID 2" in orders.read_text()
+    ingest(campaign, [maildir(tmp_path, [later_same_date], name="more")])
+    assert "SID 3" in orders.read_text()
+    index = {e.message_id: e for e in load_index(campaign)}
+    assert index["<late@x>"].status == "superseded" and "<tie@x>" in index["<late@x>"].reason
+    assert index["<early@x>"].status == "superseded" and index["<tie@x>"].status == "filed"
+    kept = sorted(p.name for p in (campaign / "mail" / "turn-001" / "tony").glob("*.eml"))
+    assert len(kept) == 3
+    for entry in index.values():
+        assert entry.message_id.encode() in (campaign / entry.stored).read_bytes()
+    assert "NOT USED" in read(campaign / "mail" / "outbox" / "turn-001" / "ack-00002.eml").get_content()
+
+
+def test_ingesting_twice_changes_nothing(campaign: Path, tmp_path: Path) -> None:
+    messages = [
+        mail("tony@example.org", attachment=order_text(campaign, "tony", []), message_id="<one@x>"),
+        mail("nobody@example.net", "junk without an id"),
+    ]
+    del messages[1]["Message-ID"]
+    box = tmp_path / "inbox.mbox"
+    mbox = mailbox.mbox(box, create=True)
+    for message in messages:
+        mbox.add(mailbox.mboxMessage(message))
+    mbox.close()
+    first = ingest(campaign, [box])
+    assert len(first.entries) == 2 and first.entries[1].key.startswith("sha256:")
+    before = snapshot(campaign)
+    again = ingest(campaign, [box])
+    assert again.entries == [] and again.skipped == 2
+    assert snapshot(campaign) == before
+
+
+def test_eml_files_and_an_address_that_is_not_the_players(campaign: Path, tmp_path: Path) -> None:
+    path = tmp_path / "from-phone.eml"
+    path.write_bytes(mail("Tony on the road <t0ny@mobile.example>", order_text(campaign, "tony", []), message_id="<phone@x>").as_bytes())
+    result = ingest(campaign, [path])
+    assert result.entries[0].status == "filed"
+    assert result.entries[0].acknowledged == ["t0ny@mobile.example", "tony@example.org"]
+    ack = email.message_from_bytes((campaign / "mail" / "outbox" / "turn-001" / "ack-00001.eml").read_bytes(), policy=email.policy.default)
+    assert str(ack["Cc"]) == "Tony <tony@example.org>"
+    assert "a copy of this acknowledgement goes to the registered address" in " ".join(ack.get_content().split())
+
+
+def test_without_passwords_the_registered_address_decides(tmp_path: Path) -> None:
+    root = tmp_path / "forum"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="f", passwords=False, gm_email="gm@example.org")
+    text = "player: tony\nturn: 1\norders: []\n"
+    result = ingest(root, [maildir(tmp_path, [mail("x@example.net", text, message_id="<x@x>"), mail("tony@example.org", text, message_id="<t@x>")])])
+    assert [e.status for e in result.entries] == ["rejected", "filed"]
+    assert "no passwords to prove who sent it" in result.entries[0].reason
+
+
+def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adjudicate(campaign, nmr=True)
+    late = mail("tony@example.org", attachment=order_text(campaign, "tony", []), message_id="<late@x>")
+    source = maildir(tmp_path, [late])
+    with locked(campaign):
+        assert main(["ingest", str(campaign), str(source)]) == 1
+    assert "busy" in capsys.readouterr().err
+    assert not (campaign / "mail").exists()
+    assert main(["ingest", str(campaign), str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "rejected" in out and "turn: says 1 but the pending turn is 2" in out
+    assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
+    assert (campaign / "turn-001" / "manifest.json").is_file()
+    assert json.loads((campaign / "mail" / "ingest.json").read_text())["messages"][0]["status"] == "rejected"
+
+
+def test_two_attachments_are_ambiguous(campaign: Path) -> None:
+    message = mail("tony@example.org", attachment=order_text(campaign, "tony", []), filename="a.yaml")
+    message.add_attachment(b"player: tony\n", maintype="application", subtype="octet-stream", filename="b.yml")
+    with pytest.raises(ValueError, match="2 order attachments"):
+        find_orders(email.message_from_bytes(message.as_bytes(), policy=email.policy.default))
+
+
+@pytest.fixture(scope="module")
+def shared_campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile") / "c"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="h", gm_email="gm@example.org")
+    return root
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.one_of(
+        st.binary(max_size=400),
+        st.text(max_size=300).map(lambda body: f"From: tony@example.org\nSubject: x\n\n{body}".encode("utf-8", "surrogatepass")),
+        st.lists(st.sampled_from(["player: tony", "turn: 1", "orders:", "  - SID 1 steal david 8", "```", "[code]", "> quoted",
+                                  "-- ", "password: x", "orders: [", "\t- x", "player: [b]"]), max_size=12)
+        .map(lambda lines: ("From: tony@example.org\nContent-Type: text/plain; format=flowed\n\n" + "\n".join(lines)).encode()),
+    )
+)
+def test_no_message_can_break_an_ingest(shared_campaign: Path, tmp_path_factory: pytest.TempPathFactory, raw: bytes) -> None:
+    path = tmp_path_factory.mktemp("one") / "m.eml"
+    path.write_bytes(raw)
+    result = ingest(shared_campaign, [path])
+    for entry in result.entries:
+        assert entry.status in ("filed", "superseded", "rejected")
+        assert (shared_campaign / entry.stored).read_bytes() == raw

@@ -1,0 +1,217 @@
+"""`pbem mail`: the outbox, and delivery to a real SMTP server (aiosmtpd on a loopback port)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from adjudicator.adjudicate import adjudicate
+from adjudicator.cli import main
+from adjudicator.new import create
+
+PLAYERS = [
+    {"id": "tony", "name": "Tony", "email": "tony@example.org"},
+    {"id": "david", "name": "David", "email": "david@example.org"},
+    {"id": "maria", "name": "María José", "email": "maria@example.org"},
+    {"id": "sue", "name": "Sue"},
+]
+
+
+class Mailbox:
+    """An SMTP server's handler: keeps every message, can refuse a recipient once, can require a login."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[list[str], EmailMessage]] = []
+        self.refuse_once: set[str] = set()
+        self.logins: list[tuple[bytes, bytes]] = []
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
+        if address in self.refuse_once:
+            self.refuse_once.discard(address)
+            return "451 4.3.0 mailbox busy, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
+        self.received.append((list(envelope.rcpt_tos), message))
+        return "250 Message accepted for delivery"
+
+    def authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> AuthResult:
+        if isinstance(auth_data, LoginPassword):
+            self.logins.append((auth_data.login, auth_data.password))
+            return AuthResult(success=auth_data.password == b"s3cret pass", handled=False)
+        return AuthResult(success=False, handled=False)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Mailbox, str]]:
+    box = Mailbox()
+    port = free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=port, authenticator=box.authenticate, auth_require_tls=False)
+    controller.start()
+    try:
+        yield box, f"127.0.0.1:{port}"
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    root = tmp_path / "spies"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="mail", gm_email="Game Master <gm@example.org>", name="Spies")
+    return root
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def text(message: EmailMessage) -> str:
+    """The body as the reader sees it (on the wire lines end in CRLF)."""
+    return message.get_content().replace("\r\n", "\n")
+
+
+def outbox(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root / "mail" / "outbox")): p.read_bytes() for p in sorted((root / "mail" / "outbox").rglob("*.eml"))}
+
+
+def test_reports_are_built_once_and_sent_once(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    adjudicate(campaign, nmr=True)
+    code, out, _ = pbem(capsys, "mail", campaign)
+    assert code == 0, out
+    built = outbox(campaign)
+    assert sorted(built) == ["turn-001/report-david.eml", "turn-001/report-maria.eml", "turn-001/report-public.eml", "turn-001/report-tony.eml"]
+    assert "sue: no email in campaign.yaml" in out
+    assert pbem(capsys, "mail", campaign)[0] == 0 and outbox(campaign) == built  # deterministic: same bytes
+
+    code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
+    assert code == 0, out
+    assert len(box.received) == 4
+    by_to = {rcpt[0]: message for rcpt, message in box.received}
+    maria = by_to["maria@example.org"]
+    assert maria["Subject"] == "[Spies] Sid's Secrets, turn 1: report for María José"
+    assert maria["To"].addresses[0].display_name == "María José"
+    assert maria["From"].addresses[0].addr_spec == "gm@example.org"
+    assert maria.get_content_type() == "text/plain" and maria.get_content_charset() == "utf-8"
+    assert text(maria) == (campaign / "turn-001" / "reports" / "maria.txt").read_text()
+    assert maria["Date"] is not None
+    stored = email.message_from_bytes(built["turn-001/report-maria.eml"], policy=email.policy.default)
+    assert maria["Message-ID"] == stored["Message-ID"] and stored["Date"] is None
+    public = by_to["gm@example.org"]
+    assert text(public) == (campaign / "turn-001" / "reports" / "public.md").read_text()
+    for password in yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text()).values():
+        assert all(password not in m.as_string() for _, m in box.received)
+
+    code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
+    assert code == 0 and len(box.received) == 4 and "0 messages delivered" in out
+
+
+def test_a_broken_run_resumes_without_sending_twice(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    box.refuse_once = {"maria@example.org"}  # the third message in name order: david, maria, public, tony
+    code, _, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 1 and "run the command again to resume" in err
+    assert [rcpt for rcpt, _ in box.received] == [["david@example.org"]]
+    code, _, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 0
+    delivered = [rcpt[0] for rcpt, _ in box.received]
+    assert sorted(delivered) == ["david@example.org", "gm@example.org", "maria@example.org", "tony@example.org"]
+    ids = [m["Message-ID"] for _, m in box.received]
+    assert len(set(ids)) == 4
+
+
+def test_acknowledgements_from_ingest_go_out_with_the_next_send(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    password = yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text())["tony"]
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", "<o1@x>"
+    message.set_content(f"player: tony\nturn: 1\npassword: \"{password}\"\norders: []\n")
+    (tmp_path / "o.eml").write_bytes(message.as_bytes())
+    assert pbem(capsys, "ingest", campaign, tmp_path / "o.eml")[0] == 0
+    assert pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)[0] == 0
+    acks = [m for _, m in box.received if m["In-Reply-To"] == "<o1@x>"]
+    assert len(acks) == 1 and "orders for turn 1 received from Tony" in text(acks[0])
+
+
+def test_login_password_from_environment_or_file_never_the_command_line(
+    campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    box, address = smtp
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD", raising=False)
+    code, _, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address, "--user", "gm")
+    assert code == 1 and "PBEM_SMTP_PASSWORD" in err and not box.received
+    with pytest.raises(SystemExit) as usage:
+        main(["mail", str(campaign), "--send", "--smtp", address, "--user", "gm", "--password", "s3cret pass"])
+    assert usage.value.code == 2
+    secret = tmp_path / "smtp-password"
+    secret.write_text("wrong\n")
+    code, _, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address, "--user", "gm", "--password-file", secret)
+    assert code == 1 and not box.received
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", "s3cret pass")
+    code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address, "--user", "gm")
+    assert code == 0, out
+    assert box.logins[-1] == (b"gm", b"s3cret pass") and len(box.received) == 4
+
+
+def test_reminders_before_the_deadline_only(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    settings = campaign / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text())
+    config["schedule"] = {"timezone": "Europe/Berlin", "deadlines": {1: "2099-12-01 20:00"}}
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True))
+    password = yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text())["david"]
+    (campaign / "turn-001" / "orders" / "david.yaml").write_text(f"player: david\nturn: 1\npassword: \"{password}\"\norders: []\n")
+    code, out, _ = pbem(capsys, "mail", campaign, "--remind", "--send", "--smtp", address)
+    assert code == 0, out
+    reminded = sorted(rcpt[0] for rcpt, _ in box.received)
+    assert reminded == ["maria@example.org", "tony@example.org"] and "sue: missing, but has no email" in out
+    body = text(box.received[0][1])
+    assert "turn 1" in body and "Tuesday 1 December 2099, 20:00 CET (Europe/Berlin)" in body
+    assert pbem(capsys, "mail", campaign, "--remind", "--send", "--smtp", address)[0] == 0
+    assert len(box.received) == 2  # the same reminder is never sent twice
+
+    config["schedule"]["deadlines"] = {1: "2001-01-01 20:00"}
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True))
+    code, out, _ = pbem(capsys, "mail", campaign, "--remind")
+    assert code == 0 and "has passed" in out
+
+
+def test_mail_needs_a_gm_address_and_a_valid_smtp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "nogm"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="x")
+    code, _, err = pbem(capsys, "mail", root)
+    assert code == 1 and "gm_email" in err
+    code, _, err = pbem(capsys, "mail", root, "--send")
+    assert code == 1 and "--smtp" in err
+    code, _, err = pbem(capsys, "mail", root, "--turn", "3")
+    assert code == 1 and "has not been adjudicated" in err
+
+
+def test_one_bad_address_does_not_hold_up_the_others(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "typo"
+    players = [dict(p) for p in PLAYERS]
+    players[0]["email"] = "tony at example.org"
+    create(root, "secrets", players, seed="x", gm_email="gm@example.org")
+    code, out, _ = pbem(capsys, "mail", root)
+    assert code == 0 and "tony: 'tony at example.org' is not an email address" in " ".join(out.split())
+    assert sorted(outbox(root)) == ["turn-000/report-david.eml", "turn-000/report-maria.eml", "turn-000/report-public.eml"]

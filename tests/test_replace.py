@@ -1,0 +1,108 @@
+"""`pbem replace`: a seat changes hands; history, passwords, names, reports and the audit stay right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adjudicator.adjudicate import adjudicate
+from adjudicator.audit import audit
+from adjudicator.campaign import Campaign
+from adjudicator.cli import main
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def passwords(root: Path) -> dict[str, str]:
+    return yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+
+
+def send(root: Path, player: str, turn: int, orders: list, password: str) -> None:
+    document = {"player": player, "turn": turn, "password": password, "orders": orders}
+    (root / f"turn-{turn:03d}" / "orders" / f"{player}.yaml").write_text(yaml.safe_dump(document))
+
+
+@pytest.fixture
+def campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    root = tmp_path / "spies"
+    code, out, _ = pbem(capsys, "new", root, "--game", "secrets", "--players", "tony=tony@example.org,david,sue", "--seed", "r",
+                        "--names", "tony=Tony,david=David,sue=Sue", "--gm-email", "gm@example.org")
+    assert code == 0, out
+    return root
+
+
+def test_a_seat_changes_hands_and_every_turn_still_audits(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = passwords(campaign)["tony"]
+    send(campaign, "tony", 1, ["SID 1 steal David 8"], old)
+    assert adjudicate(campaign, nmr=True).output.submissions["tony"].status == "accepted"
+    turn_one = {p.name: p.read_bytes() for p in (campaign / "turn-001" / "reports").iterdir()}
+    send(campaign, "tony", 2, ["SID 2 steal Sue 3"], old)  # sent before the GM replaces Tony
+
+    code, out, _ = pbem(capsys, "replace", campaign, "tony", "--name", "Bärbel", "--email", "baerbel@example.org")
+    assert code == 0, out
+    assert "from turn 2" in out and "gm/replaced/turn-002-tony.yaml" in out
+    new = passwords(campaign)["tony"]
+    assert new != old and new not in out
+    assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
+    seat = Campaign.open(campaign).player("tony")
+    assert seat["name"] == "Bärbel" and seat["since"] == 2 and seat["email"] == "baerbel@example.org"
+    assert [(h["name"], h["from"], h["to"], h["email"]) for h in seat["history"]] == [("Tony", 1, 1, "tony@example.org")]
+
+    send(campaign, "tony", 2, [], old)
+    code, out, _ = pbem(capsys, "check", campaign / "turn-002" / "orders" / "tony.yaml", "--campaign", campaign)
+    assert code == 1 and "not this player's password" in out
+    send(campaign, "tony", 2, ["SID 2 steal Sue 3"], new)
+    send(campaign, "david", 2, ["SID 4 steal Bärbel 5"], passwords(campaign)["david"])
+    code, out, _ = pbem(capsys, "check", campaign / "turn-002" / "orders" / "david.yaml", "--campaign", campaign)
+    assert code == 0 and "SID 4 tries to steal Bärbel's secret 5" in out  # the new name counts from turn 2 on
+    output = adjudicate(campaign, nmr=True).output
+    assert output.submissions["tony"].status == "accepted"
+    assert output.submissions["david"].readings[0].accepted
+    assert output.state["names"]["tony"] == "Bärbel"
+
+    report = (campaign / "turn-002" / "reports" / "tony.txt").read_text()
+    assert "for Bärbel (tony)" in report and "This seat has been played by: Tony (turn 1), Bärbel (from turn 2)." in report
+    public = (campaign / "turn-002" / "reports" / "public.md").read_text()
+    assert "**Replacement players:**" in public and "- seat tony: Tony \\(turn 1\\), then Bärbel \\(from turn 2\\)" in public
+    assert {p.name: p.read_bytes() for p in (campaign / "turn-001" / "reports").iterdir()} == turn_one
+    assert "seats.yaml" in (campaign / "turn-002" / "manifest.json").read_text()
+    assert audit(campaign).divergence is None
+
+    # the latest report now goes to the new player's address
+    assert pbem(capsys, "mail", campaign)[0] == 0
+    assert "baerbel@example.org" in (campaign / "mail" / "outbox" / "turn-002" / "report-tony.eml").read_text()
+
+
+def test_a_changed_seat_name_is_an_audited_input(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pbem(capsys, "replace", campaign, "sue", "--name", "Sam")[0] == 0
+    adjudicate(campaign, nmr=True)
+    (campaign / "turn-001" / "seats.yaml").write_text("sue: {name: Someone Else}\n")
+    assert "turn-001/manifest.json differs" in (audit(campaign).divergence or "")
+
+
+def test_two_replacements_before_a_turn_leave_one_history_entry(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    adjudicate(campaign, nmr=True)
+    assert pbem(capsys, "replace", campaign, "david", "--name", "Dora")[0] == 0
+    assert pbem(capsys, "replace", campaign, "david", "--name", "Dan")[0] == 0
+    seat = Campaign.open(campaign).player("david")
+    assert seat["name"] == "Dan" and [h["name"] for h in seat["history"]] == ["David"]
+    assert yaml.safe_load((campaign / "turn-002" / "seats.yaml").read_text()) == {"david": {"name": "Dan"}}
+    adjudicate(campaign, nmr=True)
+    assert "David (turn 1), Dan (from turn 2)" in (campaign / "turn-002" / "reports" / "david.txt").read_text()
+    assert audit(campaign).divergence is None
+
+
+def test_replace_refuses_unknown_seats_and_finished_games(tmp_path: Path, campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = pbem(capsys, "replace", campaign, "zoe", "--name", "Zoe")
+    assert code == 1 and "no seat 'zoe'" in err
+    short = tmp_path / "short"
+    pbem(capsys, "new", short, "--game", "secrets", "--players", "a,b,c", "--no-passwords", "--option", "turns=1", "--seed", "s")
+    adjudicate(short, nmr=True)
+    code, _, err = pbem(capsys, "replace", short, "a", "--name", "Al")
+    assert code == 1 and "game is over" in err
