@@ -9,7 +9,9 @@ order or the folder's location.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,6 +140,57 @@ def _apply_seat_changes(state: State, data: bytes | None) -> State:
     return {**state, "names": names}
 
 
+class VisibleEvents(Sequence[Event]):
+    """The events one reader may see, in order, merged only when a template reads them.
+
+    The public events are one shared list; a player's private events are a few
+    indexes into the turn's events. A report that never lists every event (a
+    large campaign's private report) costs nothing for them.
+    """
+
+    def __init__(self, events: list[Event], public: list[int], private: list[int]) -> None:
+        self._events, self._public, self._private = events, public, private
+        self._merged: list[Event] | None = None
+
+    def _all(self) -> list[Event]:
+        if self._merged is None:
+            self._merged = [self._events[i] for i in heapq.merge(self._public, self._private)]
+        return self._merged
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._public) + len(self._private)
+
+    def __getitem__(self, item: Any) -> Any:
+        return self._all()[item]
+
+
+class EventIndex:
+    """Who may see each event and whom it is about, worked out once per turn, not once per reader."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self._events = events
+        self._public = [i for i, e in enumerate(events) if visible(e, None)]
+        self._private: dict[str, list[int]] = {}
+        self._about: dict[str, list[int]] = {}
+        for i, event in enumerate(events):
+            if not visible(event, None):
+                for player in event["seen_by"]:
+                    self._private.setdefault(player, []).append(i)
+            for player in event.get("involves", ()):
+                self._about.setdefault(player, []).append(i)
+
+    def visible_to(self, player: str | None) -> VisibleEvents:
+        own = self._private.get(player, []) if player is not None else []
+        return VisibleEvents(self._events, self._public, own)
+
+    def about(self, player: str) -> list[Event]:
+        """The events a player may see that the game marked (`involves`) as about them."""
+        return [self._events[i] for i in self._about.get(player, ()) if visible(self._events[i], player)]
+
+
 def render_reports(
     game: Game,
     renderer: Renderer,
@@ -169,7 +222,8 @@ def render_reports(
         "due_this_turn": game.due(previous_state) if previous_state is not None else [],
     }
     files: dict[str, bytes] = {}
-    public = {**common, "player": None, "view": game.view(state, None), "events": [e for e in events if visible(e, None)]}
+    index = EventIndex(events)
+    public = {**common, "player": None, "view": game.view(state, None), "events": index.visible_to(None), "my_events": []}
     for name, data in renderer.render("public", "public", public).items():
         files[f"reports/{name}"] = data
     if "reports/public.md" in files:  # every game gets BBCode for forums; a campaign's public.bbcode.j2 wins
@@ -179,7 +233,8 @@ def render_reports(
             **common,
             "player": player,
             "view": game.view(state, player),
-            "events": [e for e in events if visible(e, player)],
+            "events": index.visible_to(player),
+            "my_events": index.about(player),
             "submission": submissions.get(player),
         }
         for name, data in renderer.render("private", player, context).items():

@@ -18,7 +18,10 @@ View = dict[str, Any]
 Order = dict[str, Any]
 Event = dict[str, Any]
 """An event has a stable `code` and `seen_by`: "all" or the list of player ids
-who may see it. Reports show a player only the events they may see."""
+who may see it. Reports show a player only the events they may see. An event may
+also name in `involves` the players it is about: a report template gets those as
+`my_events`, so a campaign with thousands of players can send each one only what
+concerns them."""
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,11 @@ class Secrets:
             for key in ("players", "names", "turn", "turns", "secrets", "sids", "score", "stolen", "captured")
         }
         public["over"] = self.is_over(state)
-        public["winners"] = self.winners(state)
+        derived = _derived(self, state)
+        public["standings"], public["place"], public["winners"] = derived["standings"], derived["place"], derived["winners"]
         public["player"] = player
+        public["my_thefts"] = derived["stolen_by"].get(player, []) if player else []
+        public["my_captures"] = derived["captured_by"].get(player, []) if player else []
         # Which SID guarded what unmet stays the guarding player's own knowledge (SECRETS-10).
         public["restrictions"] = state["restrictions"][player] if player else []
         return public
@@ -198,7 +201,8 @@ class Secrets:
             # SECRETS-7: an unmet guard may not guard the same secret next turn; only its player learns of it.
             new["restrictions"][owner].extend({"sid": sid, "secret": secret} for sid in sorted(sids))
             events.append(
-                {"code": "guard_unmet", "seen_by": [owner], "owner": owner, "secret": secret, "sids": sorted(sids)}
+                {"code": "guard_unmet", "seen_by": [owner], "involves": [owner], "owner": owner, "secret": secret,
+                 "sids": sorted(sids)}
             )
         for player, sids in lost_sids.items():
             new["sids"][player] = [r for r in state["sids"][player] if r not in sids]
@@ -221,7 +225,7 @@ class Secrets:
         if guard:  # SECRETS-4: a guarded secret is never stolen
             held = sum(guard)
             for thief, sids in attempts.items():
-                event = {**base, "thief": thief, "sids": sids, "strength": strength[thief],
+                event = {**base, "involves": [thief, owner], "thief": thief, "sids": sids, "strength": strength[thief],
                          "guard_sids": guard, "guard_strength": held}
                 if strength[thief] <= held:
                     lost_sids[thief].update(sids)
@@ -237,7 +241,8 @@ class Secrets:
         leaders = [thief for thief, s in strength.items() if s == top]
         rivals = [{"thief": t, "sids": s, "strength": strength[t]} for t, s in attempts.items()]
         for thief, sids in attempts.items():
-            event = {**base, "thief": thief, "sids": sids, "strength": strength[thief], "rivals": rivals}
+            event = {**base, "involves": [thief, owner], "thief": thief, "sids": sids, "strength": strength[thief],
+                     "rivals": rivals}
             if strength[thief] < top:
                 events.append({**event, "code": "frightened"})
             elif len(leaders) > 1:
@@ -345,6 +350,35 @@ def _find_players(view: View, named: str) -> list[str]:
     by_id, by_name = _directory(view["players"], view["names"])
     wanted = named.strip().casefold()
     return by_id.get(wanted) or by_name.get(wanted, [])
+
+
+_derived_cache: list[Any] = [None, None]
+
+
+def _derived(game: Secrets, state: State) -> dict[str, Any]:
+    """What every view of one state shares: the standings (players by score, seat order
+    breaking ties), each player's place, the winners, and each player's thefts and captures.
+
+    Worked out once per state object (states are never changed once made) and kept
+    while views of it are taken, so a thousand reports do not each sort a thousand
+    players or scan every theft of the game."""
+    if _derived_cache[0] is not state:
+        seat = {p: i for i, p in enumerate(state["players"])}
+        standings = sorted(state["players"], key=lambda p: (-state["score"][p], seat[p]))
+        place: dict[str, int] = {}
+        for position, p in enumerate(standings, start=1):
+            ahead = standings[position - 2] if position > 1 else None
+            place[p] = place[ahead] if ahead and state["score"][ahead] == state["score"][p] else position
+        stolen_by: dict[str, list[dict[str, Any]]] = {}
+        for entry in state["stolen"]:
+            stolen_by.setdefault(entry["by"], []).append(entry)
+        captured_by: dict[str, list[dict[str, Any]]] = {}
+        for entry in state["captured"]:
+            captured_by.setdefault(entry["by"], []).append(entry)
+        derived = {"standings": standings, "place": place, "winners": game.winners(state),
+                   "stolen_by": stolen_by, "captured_by": captured_by}
+        _derived_cache[:] = [state, derived]
+    return _derived_cache[1]
 
 
 _directory_cache: list[Any] = [None, None, None]
