@@ -9,13 +9,13 @@ that a crash interrupted, so a campaign is always either before or after a turn.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 
@@ -39,16 +39,14 @@ def _write_new(path: Path, data: bytes, sync: bool = True) -> None:
             os.fsync(handle.fileno())
 
 
+@cache
 def _syncfs() -> Callable[[int], int] | None:
-    """Linux's syncfs(2): flush one filesystem in one call (Python's os module lacks it)."""
+    """Linux's syncfs(2): flush one filesystem in one call (Python's os module lacks it).
+    Looked up on first use, in the C library the interpreter already has loaded."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.syncfs  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).syncfs  # type: ignore[no-any-return]
     except (OSError, AttributeError):
         return None
-
-
-_SYNCFS = _syncfs()
 
 
 def _flush(root: Path, paths: list[Path]) -> None:
@@ -57,10 +55,11 @@ def _flush(root: Path, paths: list[Path]) -> None:
     One syncfs for the whole tree costs about what one fsync does, where a turn
     writes some sixteen files; without syncfs each file and folder is fsynced.
     """
-    if _SYNCFS is not None:
+    syncfs = _syncfs()
+    if syncfs is not None:
         fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            if _SYNCFS(fd) == 0:
+            if syncfs(fd) == 0:
                 return
         finally:
             os.close(fd)
@@ -114,11 +113,15 @@ def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = Tr
     new, old = _staging(final)
     if new.exists():
         shutil.rmtree(new)
-    if keep_existing and final.exists():
-        shutil.copytree(final, new, symlinks=True, copy_function=_link_or_copy)
-    else:
-        new.mkdir()
-    write_tree(new, files)
+    try:
+        if keep_existing and final.exists():
+            shutil.copytree(final, new, symlinks=True, copy_function=_link_or_copy)
+        else:
+            new.mkdir()
+        write_tree(new, files)
+    except BaseException:  # a full disk or a read-only folder: leave no half-built turn taking space
+        shutil.rmtree(new, ignore_errors=True)
+        raise
     if final.exists():
         if old.exists():
             shutil.rmtree(old)
