@@ -148,7 +148,14 @@ def measure_engine(game_id: str, seconds: float) -> float:
 def child(args: argparse.Namespace) -> None:
     """Run one measurement and print its figure as JSON."""
     work = Path(args.work)
-    if args.measure == "floor":
+    if args.measure == "prepare":  # tag, count, players -> folder names under work/source
+        tag, count, players = args.names
+        folders = make_campaigns(work / "source", int(count), int(players), tag)
+        value: Any = [str(Path("source") / f.name) for f in folders]
+    elif args.measure == "play":  # game -> [folder name, seconds its turns took]
+        root, spent = play(work / f"audit-{args.names[0]}", args.names[0])
+        value = [root.name, spent]
+    elif args.measure == "floor":
         value = measure_floor(order_files([work / name for name in args.names]))
     elif args.measure == "adjudicate":
         value = measure_adjudicate([work / name for name in args.names])
@@ -164,8 +171,11 @@ def child(args: argparse.Namespace) -> None:
 # -- the orchestration, in the parent ------------------------------------------------
 
 
-def run_child(*args: str) -> tuple[float, float]:
-    """(figure printed by the child, its peak resident memory in MiB)."""
+def run_child(*args: str) -> tuple[Any, float]:
+    """(figure printed by the child, its peak resident memory in MiB).
+
+    The parent stays small (it only orchestrates), because a child's peak memory as
+    wait4 reports it includes what it inherited at fork."""
     process = subprocess.Popen([sys.executable, __file__, "--child", *args], stdout=subprocess.PIPE, cwd=REPO)
     assert process.stdout is not None
     out = process.stdout.read()
@@ -187,8 +197,8 @@ class Table:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
 
-    def add(self, name: str, value: str, memory: float, ratio: str, target: str) -> None:
-        self.rows.append((name, value, f"{memory:.0f}", ratio, target))
+    def add(self, name: str, value: str, memory: float | None, ratio: str, target: str) -> None:
+        self.rows.append((name, value, "" if memory is None else f"{memory:.0f}", ratio, target))
 
     def print(self) -> None:
         header = ("measure", "median", "peak MiB", "ratio", "target")
@@ -207,9 +217,13 @@ def repeated(times: int, *args: str, prepare: Any = None) -> tuple[float, float]
     return statistics.median(values), max(memory)
 
 
+def prepared(work: Path, tag: str, count: int, players: int) -> tuple[list[Path], list[str]]:
+    names, _ = run_child("prepare", str(work), tag, str(count), str(players))
+    return [work / name for name in names], names
+
+
 def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
-    folders = make_campaigns(work / "source", campaigns, 6, "batch")
-    names = [str(Path("source") / f.name) for f in folders]
+    folders, names = prepared(work, "batch", campaigns, 6)
     floor, floor_mem = repeated(repeat, "floor", str(work), *names)
     spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
     table.add(f"floor: parse {campaigns * 6} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
@@ -219,8 +233,7 @@ def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
 def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
     times = {}
     for size in sizes:
-        folders = make_campaigns(work / "source", 1, size, f"big{size}")
-        names = [str(Path("source") / f.name) for f in folders]
+        folders, names = prepared(work, f"big{size}", 1, size)
         floor, floor_mem = repeated(repeat, "floor", str(work), *names)
         spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
         times[size] = spent
@@ -228,20 +241,20 @@ def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
         table.add(f"one turn, {size} players", f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor", "<= 2x")
     for small, large in zip(sizes, sizes[1:]):
         ratio = times[large] / times[small]
-        table.add(f"time({large}) / time({small})", "", 0, f"{ratio:.1f}", f"<= {large / small * 1.1:.0f}")
+        table.add(f"time({large}) / time({small})", "", None, f"{ratio:.1f}", f"<= {large / small * 1.1:.0f}")
 
 
 def bench_audit(table: Table, work: Path, repeat: int) -> None:
     from adjudicator.games import GAMES
 
     for game_id in sorted(GAMES):
-        root, spent = play(work / f"audit-{game_id}", game_id)
-        audit_time, mem = repeated(repeat, "audit", str(work), root.name)
+        (root, spent), _ = run_child("play", str(work), game_id)
+        audit_time, mem = repeated(repeat, "audit", str(work), root)
         table.add(f"pbem audit, {game_id} demo", f"{audit_time:.3f} s", mem, f"{audit_time / spent:.2f}x its turns", "<= 1.5x")
 
 
 def bench_check(table: Table, work: Path, repeat: int) -> None:
-    folders = make_campaigns(work / "source", 1, 6, "check")
+    folders, _ = prepared(work, "check", 1, 6)
     order = sorted((folders[0] / "turn-001" / "orders").iterdir())[0]
 
     def cold(command: list[str]) -> float:
@@ -254,8 +267,8 @@ def bench_check(table: Table, work: Path, repeat: int) -> None:
 
     floor = cold([sys.executable, "-c", "import yaml"])
     spent = cold([sys.executable, "-m", "adjudicator", "check", str(order), "--campaign", str(folders[0])])
-    table.add("python -c 'import yaml' (cold)", f"{floor:.3f} s", 0, "1.0", "")
-    table.add("pbem check one file (cold)", f"{spent:.3f} s", 0, f"{spent / floor:.1f}x", "<= 3x")
+    table.add("python -c 'import yaml' (cold)", f"{floor:.3f} s", None, "1.0", "")
+    table.add("pbem check one file (cold)", f"{spent:.3f} s", None, f"{spent / floor:.1f}x", "<= 3x")
 
 
 def bench_demo(table: Table, work: Path, seconds: float) -> None:
