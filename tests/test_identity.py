@@ -14,8 +14,9 @@ from adjudicator import games
 from adjudicator.adjudicate import adjudicate
 from adjudicator.audit import audit
 from adjudicator.demo import write_demo_orders
-from adjudicator.games import identity
 from adjudicator.games.base import Seat
+from adjudicator.games.identity.cards import read_card, read_card_list
+from adjudicator.games.identity.reading import parse_bid, parse_trick
 from adjudicator.new import create
 from adjudicator.pipeline import read_orders
 from adjudicator.rng import Rng
@@ -51,7 +52,7 @@ def _setup(players: int, **options: Any) -> dict[str, Any]:
     ],
 )
 def test_card_spellings(written: str, card: str) -> None:
-    assert identity.read_card(written) == card
+    assert read_card(written) == card
 
 
 @pytest.mark.parametrize(
@@ -69,16 +70,16 @@ def test_card_spellings(written: str, card: str) -> None:
 )
 def test_card_spellings_refused(written: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason.replace("+", r"\+")):
-        identity.read_card(written)
+        read_card(written)
 
 
 def test_card_lists_and_shorthand() -> None:
-    assert identity.read_card_list("blue +2, orange -3 and g4") == ["blue+2", "orange-3", "green+4"]
-    assert identity.parse_trick("trick 3: play blue+2 orange-3 down black0") == {
+    assert read_card_list("blue +2, orange -3 and g4") == ["blue+2", "orange-3", "green+4"]
+    assert parse_trick("trick 3: play blue+2 orange-3 down black0") == {
         "trick": 3, "play": ["blue+2", "orange-3"], "face_down": ["black0"],
     }
-    assert identity.parse_trick("Face-down: pink-1") == {"trick": None, "play": [], "face_down": ["pink-1"]}
-    assert identity.parse_bid("bid: blue+2, orange-3") == ["blue+2", "orange-3"]
+    assert parse_trick("Face-down: pink-1") == {"trick": None, "play": [], "face_down": ["pink-1"]}
+    assert parse_bid("bid: blue+2, orange-3") == ["blue+2", "orange-3"]
 
 
 # -- deals (IDENTITY-1, -2, -19) ----------------------------------------------------------

@@ -1,0 +1,109 @@
+"""Card notation and the deck: the written form players type, the colour order, the two copies of each card.
+
+Cards are strings in the written form players type (`blue+2`, `orange-3`,
+`black0`); the two copies of a card are interchangeable, so hands and piles are
+sorted lists (multisets).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+COLOURS = ("orange", "purple", "blue", "green", "pink")
+BLACK = "black"
+NUMBERS = (-3, -2, -1, 1, 2, 3, 4)
+
+
+def card_name(colour: str, number: int) -> str:
+    return f"{colour}0" if number == 0 else f"{colour}{number:+d}"
+
+
+ALL_CARDS: tuple[str, ...] = tuple(card_name(c, n) for c in COLOURS for n in NUMBERS) + (card_name(BLACK, 0),)
+_FACE: dict[str, tuple[str, int]] = {card_name(c, n): (c, n) for c in COLOURS for n in NUMBERS}
+_FACE[card_name(BLACK, 0)] = (BLACK, 0)
+_RANK = {card: i for i, card in enumerate(ALL_CARDS)}
+
+
+def colour(card: str) -> str:
+    return _FACE[card][0]
+
+
+def number(card: str) -> int:
+    return _FACE[card][1]
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    """Colour order (orange, purple, blue, green, pink, black), then number."""
+    return sorted(cards, key=_RANK.__getitem__)
+
+
+def default_key(card: str) -> tuple[int, int]:
+    """IDENTITY-8: the default plays the lowest number; colour order breaks ties."""
+    return number(card), _RANK[card]
+
+
+def playable(card: str, area: list[dict[str, Any]]) -> bool:
+    """IDENTITY-6: differs in colour and in number from every face-up card in the play area."""
+    return all(
+        colour(card) != colour(p["card"]) and number(card) != number(p["card"]) for p in area if p["face_up"]
+    )
+
+
+def distinct(cards: list[str]) -> list[str]:
+    return sort_cards(list(dict.fromkeys(cards)))
+
+
+def deck(colours: list[str]) -> list[str]:
+    """Every card of the colours in play, two copies each, in canonical order (IDENTITY-1)."""
+    return [card for card in ALL_CARDS for _ in range(2) if colour(card) in colours]
+
+
+def remove_cards(hand: list[str], cards: list[str]) -> list[str]:
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return rest
+
+
+def holds(hand: list[str], cards: list[str]) -> bool:
+    """Whether the hand holds all these cards (a card named twice needs both copies)."""
+    have = Counter(hand)
+    return all(have[c] >= n for c, n in Counter(cards).items())
+
+
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-"})
+_CARD_TEXT = re.compile(r"([a-z]+)\s*[\[(]?\s*([+-]?)\s*(\d+)\s*[\])]?\Z")
+_CARD_TOKEN = re.compile(r"[a-z]+\s*[\[(]?\s*[+-]?\s*\d+\s*[\])]?|[^\s,;/]+")
+_FILLER = frozenset({"and", "then", "or", "+", "&"})
+
+
+def read_card(text: str) -> str:
+    """The canonical card a player means by `text` (IDENTITY-20); ValueError says why not."""
+    written = " ".join(str(text).split())
+    match = _CARD_TEXT.match(written.lower().translate(_MINUS))
+    if not match:
+        raise ValueError(f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0")
+    prefix, sign, digits = match.groups()
+    named = [c for c in (*COLOURS, BLACK) if c.startswith(prefix)]
+    if len(named) != 1:
+        raise ValueError(
+            f"'{written}': '{prefix}' is not a colour" if not named
+            else f"'{written}': '{prefix}' could be {' or '.join(named)}; write more of the colour"
+        )
+    value = -int(digits) if sign == "-" else int(digits)
+    card = card_name(named[0], value)
+    if card not in _FACE:
+        rule = "the only black card is black0" if named[0] == BLACK else f"{named[0]} cards are -3, -2, -1, +1, +2, +3, +4"
+        raise ValueError(f"'{written}' is not a card: {rule}")
+    return card
+
+
+def read_card_list(text: str) -> list[str]:
+    """Every card named in a piece of text such as `blue+2, orange -3 and g4`."""
+    cards = []
+    for token in _CARD_TOKEN.findall(text.lower().translate(_MINUS)):
+        if token not in _FILLER:
+            cards.append(read_card(token))
+    return cards

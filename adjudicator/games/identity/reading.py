@@ -1,0 +1,157 @@
+"""Reading bid and trick orders, in either written form, against the player's own hand."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from ..base import Order, Reading, View
+from .cards import holds, number, read_card, read_card_list, remove_cards
+
+_TRICK_PREFIX = re.compile(r"\s*trick\s*#?\s*(\d{1,3})\s*[:.)-]?", re.IGNORECASE)
+_DOWN = re.compile(r"\b(?:face[\s_-]*down|down)\b\s*:?", re.IGNORECASE)
+_PLAY = re.compile(r"\s*(?:play|face[\s_-]*up|up)\b\s*:?", re.IGNORECASE)
+_BID = re.compile(r"\s*bids?\b\s*:?", re.IGNORECASE)
+
+
+def parse_bid(item: Any) -> list[str]:
+    """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"` or a single card `"a"`."""
+    if isinstance(item, dict) and "bid" in item:
+        return [read_card(c) for c in item["bid"]]
+    if isinstance(item, dict) or _TRICK_PREFIX.match(item):
+        raise ValueError("the deal opens with bids: no trick can be played until every bid is in")
+    text = item[m.end():] if (m := _BID.match(item)) else item
+    cards = read_card_list(text)
+    if not cards:
+        raise ValueError("names no card: a bid is two cards of your hand, e.g. bid blue+2 orange-3")
+    return cards
+
+
+def parse_trick(item: Any) -> dict[str, Any]:
+    """One trick list: `{trick: 3, play: [...], face_down: [...]}` or `"trick 3: play a b down c"`."""
+    if isinstance(item, dict) and "bid" in item or isinstance(item, str) and _BID.match(item):
+        raise ValueError("the bids of this deal are already revealed; this turn plays tricks")
+    if isinstance(item, dict):
+        return {
+            "trick": item.get("trick"),
+            "play": [read_card(c) for c in item.get("play", [])],
+            "face_down": [read_card(c) for c in item.get("face_down", [])],
+        }
+    trick = None
+    text = item
+    if m := _TRICK_PREFIX.match(text):
+        trick, text = int(m[1]), text[m.end():]
+    parts = _DOWN.split(text, maxsplit=1)
+    up = parts[0][m.end():] if (m := _PLAY.match(parts[0])) else parts[0]
+    return {"trick": trick, "play": read_card_list(up), "face_down": read_card_list(parts[1]) if len(parts) > 1 else []}
+
+
+def _written(item: Any) -> str:
+    if isinstance(item, str):
+        return " ".join(item.split())
+    if "bid" in item:
+        return "bid " + ", ".join(map(str, item["bid"]))
+    parts = [f"trick {item['trick']}:" if "trick" in item else "next trick:"]
+    parts += ["play", *map(str, item.get("play", []))] if item.get("play") else []
+    parts += ["down", *map(str, item.get("face_down", []))] if item.get("face_down") else []
+    return " ".join(parts)
+
+
+def _not_held(cards: list[str], available: list[str]) -> str:
+    """Why these cards cannot be named: the first one the hand lacks (a second copy counts)."""
+    need = Counter(cards)
+    card = next(c for c in cards if need[c] > available.count(c))
+    if available.count(card):
+        return f"you hold only one {card}"
+    return f"you do not hold {card} (your cards: {', '.join(available) or 'none'})"
+
+
+def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
+    """IDENTITY-4: the bid is the first two cards named by the bid orders, in order."""
+    hand = view["hand"]
+    chosen: list[str] = []
+    readings = []
+    for index, item in items:
+        reading = Reading(index=index, written=_written(item))
+        readings.append(reading)
+        try:
+            cards = parse_bid(item)
+        except ValueError as exc:
+            reading.void = str(exc)
+            continue
+        if len(chosen) + len(cards) > 2:
+            reading.void = (
+                f"a bid is two cards and your earlier orders already named {', '.join(chosen)}" if chosen
+                else f"a bid is two cards, not {len(cards)}"
+            )
+        elif not holds(remove_cards(hand, chosen), cards):
+            reading.void = _not_held(cards, remove_cards(hand, chosen))
+        else:
+            chosen += cards
+            reading.order = {"bid": cards}
+            reading.meaning = "bid card" + ("s " if len(cards) > 1 else " ") + " and ".join(cards)
+    accepted = [r for r in readings if r.accepted]
+    if accepted:
+        last = accepted[-1]
+        if len(chosen) == 2:
+            total = sum(map(number, chosen))
+            wins = f"{total:+d} {'win' if abs(total) == 1 else 'wins'}" if total else "0 wins"
+            last.meaning += f": your bid is {chosen[0]} + {chosen[1]} = {wins}"
+        else:
+            last.meaning += "; the second bid card will be drawn at random from the rest of your hand"
+    return readings
+
+
+def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
+    """IDENTITY-11/12: one list per trick of this deal, naming only cards held now."""
+    hand = view["hand"]
+    taken: dict[int, list[Reading]] = {}
+    readings = []
+    for index, item in items:
+        reading = Reading(index=index, written=_written(item))
+        readings.append(reading)
+        try:
+            order = parse_trick(item)
+        except ValueError as exc:
+            reading.void = str(exc)
+            continue
+        trick = view["trick"] if order["trick"] is None else order["trick"]
+        order["trick"] = trick
+        missing = [c for c in order["play"] + order["face_down"] if c not in hand][:1]
+        if trick < view["trick"]:
+            reading.void = f"trick {trick} has already been played; the next trick is {view['trick']}"
+        elif trick > view["tricks"]:
+            reading.void = f"this deal has only {view['tricks']} tricks"
+        elif missing:
+            reading.void = _not_held(missing, hand)
+        else:
+            reading.order = order
+            taken.setdefault(trick, []).append(reading)
+    for trick, group in taken.items():
+        joined = {"trick": trick, "play": [], "face_down": []}
+        for reading in group:
+            joined["play"] += reading.order["play"]
+            joined["face_down"] += reading.order["face_down"]
+        for reading in group:
+            reading.meaning = _trick_meaning(joined, view["trick"])
+            if len(group) > 1:
+                orders = ", ".join(str(r.index + 1) for r in group)
+                reading.meaning = f"orders {orders} join into one list for " + reading.meaning
+    return readings
+
+
+def _trick_meaning(order: Order, pending: int) -> str:
+    trick = order["trick"]
+    text = f"trick {trick}: " + (
+        "face up the first playable of " + ", ".join(order["play"]) if order["play"] else "no face-up list"
+    )
+    text += (
+        "; with nothing playable, face down the first you still hold of " + ", ".join(order["face_down"])
+        if order["face_down"] else "; no face-down list"
+    )
+    fallback = (
+        "the default plays your lowest legal card" if trick == pending
+        else f"play stops before trick {trick} and waits for new orders (unless you have only one choice)"
+    )
+    return text + f"; where this does not settle your play, {fallback}"
