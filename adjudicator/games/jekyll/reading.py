@@ -1,0 +1,187 @@
+"""Reading exchange, Greed and trick orders, in the mapping form and as written text (JEKYLL-13, JEKYLL-14, JEKYLL-20)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..base import Order, Reading, View
+from .cards import (
+    ALIASES,
+    SUIT_NAMES,
+    TRICKS,
+    CardError,
+    cards_text,
+    is_potion,
+    low_order,
+    parse_card,
+    parse_colour,
+    shown,
+)
+
+_TRICK_WORD = re.compile(r"trick\s*(\d+)\s*:?", re.IGNORECASE)
+
+
+def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule: bool) -> list[Reading]:
+    """Exchange and greed orders: one card given per item (JEKYLL-13, JEKYLL-14)."""
+    hand = view["hand"]
+    opponent = next(p for p in view["players"] if p != view["player"])
+    whom = view["names"][opponent]
+    readings: list[Reading] = []
+    accepted: list[Reading] = []
+    for index, item in items:
+        raw = item.get("give") if isinstance(item, dict) else item
+        reading = Reading(index=index, written=_written(item))
+        readings.append(reading)
+        try:
+            card = parse_card(re.sub(r"(?i)^\s*give\s+", "", raw) if isinstance(raw, str) else raw)
+        except CardError as exc:
+            reading.void = f"{exc} (in this phase each order names one card you give)"
+            continue
+        if card not in hand:
+            reading.void = f"you do not hold {card} (your hand: {cards_text(hand)})"
+        elif any(r.order["give"] == card for r in accepted):  # type: ignore[index]
+            reading.void = f"{card} is already given by an earlier order"
+        elif len(accepted) >= count:
+            reading.void = f"you give only {count} {'card' if count == 1 else 'cards'} now, so {card} is one too many"
+        else:
+            reading.order = {"give": card}
+            accepted.append(reading)
+            reading.meaning = f"give {card} to {whom} (card {len(accepted)} of {count})"
+    potions = [c for c in hand if is_potion(c)]
+    gifts = [r.order["give"] for r in accepted]  # type: ignore[index]
+    if potion_rule and len(potions) >= 2 and len(gifts) == count and not any(is_potion(c) for c in gifts):
+        last = accepted[-1]
+        lowest = min(potions, key=low_order)
+        last.void = (f"you hold {len(potions)} potions, so your exchange must include one; {last.order['give']} "  # type: ignore[index]
+                     f"is dropped and your lowest potion, {lowest}, is given instead")
+        last.order, last.meaning = None, ""
+    return readings
+
+
+def _written(item: Any) -> str:
+    if isinstance(item, str):
+        return " ".join(item.split())[:120]
+    if isinstance(item, list):
+        return ", ".join(str(x) for x in item)[:120]
+    if isinstance(item, dict):
+        return "; ".join(f"{k}: {_written(v) if isinstance(v, (list, dict)) else v}" for k, v in item.items())[:120]
+    return str(item)[:120]
+
+
+def _parse_trick_text(text: str) -> dict[str, Any]:
+    """'trick 4: red7, purple2, 3+ name green greed red1 purple1' -> the parts of a trick order."""
+    parts: dict[str, Any] = {}
+    match = _TRICK_WORD.match(text.strip())
+    if match:
+        parts["trick"] = int(match[1]) if len(match[1]) < 4 else 0
+        text = text.strip()[match.end():]
+    section = "play"
+    for token in _card_words(text):
+        word = token.casefold()
+        if word in ("name", "names", "naming", "call", "calls"):
+            section = "name"
+        elif word in ("greed", "give", "gives"):
+            section = "greed"
+        elif section == "name":
+            if "name" in parts:
+                raise CardError(f"name only one colour, not also {shown(token)}")
+            parts["name"] = token
+        else:
+            parts.setdefault(section, []).append(token)
+    if "play" not in parts:
+        raise CardError("no card to play: write e.g. 'trick 3: red7, purple2, 3+'")
+    if section == "name" and "name" not in parts:
+        raise CardError("'name' must be followed by a colour (purple, red or green)")
+    return parts
+
+
+def _card_words(text: str) -> list[str]:
+    """Words of a written order, with 'purple 5' and 'potion 3' joined into one card.
+
+    'greed 5' is the Greed card 5; a lone 'greed' is the keyword that starts a Greed list.
+    """
+    joined: list[str] = []
+    for token in re.sub(r"[,;:]", " ", text).split():
+        if joined and re.fullmatch(r"\d+\+?", token) and joined[-1].casefold() in (*ALIASES, "potion"):
+            joined[-1] += token
+        else:
+            joined.append(token)
+    return joined
+
+
+def _as_list(value: Any) -> list[Any]:
+    """A card list as written in the mapping form: a list, or one text of cards."""
+    if isinstance(value, list):
+        return value
+    return _card_words(value) if isinstance(value, str) else [value]
+
+
+def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
+    """Trick orders: a preference list per trick, with an optional named colour and Greed list (JEKYLL-20)."""
+    gone = {c: t["trick"] for t in view["played"] for c in (t["lead"], t["follow"])}
+    hand = view["hand"]
+    readings: list[Reading] = []
+    expected = view["trick"]
+    for index, item in items:
+        reading = Reading(index=index, written=_written(item))
+        readings.append(reading)
+        try:
+            parts = _parse_trick_text(item) if isinstance(item, str) else (
+                {"play": item} if isinstance(item, list) else dict(item))
+        except CardError as exc:
+            reading.void = str(exc)
+            expected += 1
+            continue
+        trick = parts.get("trick", expected)
+        expected = trick + 1
+        try:
+            play = [parse_card(c) for c in _as_list(parts.get("play"))]
+            greed = [parse_card(c) for c in _as_list(parts["greed"])] if "greed" in parts else None
+            name = parse_colour(parts["name"]) if "name" in parts else None
+        except CardError as exc:
+            reading.void = str(exc)
+            continue
+        if not 1 <= trick <= TRICKS:
+            reading.void = f"there is no trick {trick}: a round has tricks 1 to {TRICKS}"
+        elif trick < view["trick"]:
+            reading.void = f"trick {trick} of this round has been played already; the next trick is {view['trick']}"
+        elif not play:
+            reading.void = "no card to play is listed"
+        elif all(c in gone for c in play):
+            reading.void = "every card listed was played earlier this round: " + ", ".join(f"{c} (trick {gone[c]})" for c in play)
+        else:
+            reading.order = {"trick": trick, "play": list(dict.fromkeys(play))}
+            if name is not None:
+                reading.order["name"] = name
+            if greed is not None:
+                reading.order["greed"] = list(dict.fromkeys(greed))
+            reading.meaning = _trick_meaning(reading.order, hand, gone)
+    by_trick: dict[int, list[Reading]] = {}
+    for reading in readings:
+        if reading.order is not None:
+            by_trick.setdefault(reading.order["trick"], []).append(reading)
+    for trick, same in by_trick.items():
+        if len(same) > 1:  # like two orders for one SID: neither stands
+            for reading in same:
+                reading.order, reading.meaning = None, ""
+                reading.void = f"trick {trick} was given {len(same)} orders, so none of them stands"
+    return readings
+
+
+def _trick_meaning(order: Order, hand: list[str], gone: dict[str, int]) -> str:
+    play = order["play"]
+    text = f"trick {order['trick']}: " + (
+        f"you play {play[0]} if you may" if len(play) == 1 else f"you play the first you hold and may play of {', '.join(play)}"
+    )
+    if "name" in order:
+        text += f"; if you lead a potion you name {order['name']} ({SUIT_NAMES[order['name']]})"
+    if "greed" in order:
+        text += f"; in a Greed exchange after it you give the first you hold of {', '.join(order['greed'])}"
+    stale = [c for c in play if c in gone]
+    absent = [c for c in play if c not in gone and c not in hand]
+    if stale:
+        text += f" (skipped: {', '.join(stale)}, played earlier this round)"
+    if absent:
+        text += f" (not in your hand now, so used only if you receive it: {', '.join(absent)})"
+    return text
