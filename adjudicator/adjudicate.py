@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,32 @@ class Outcome:
     campaign: Campaign
     output: TurnOutput
     missing: list[str] = field(default_factory=list)
+
+
+def from_template(exc: BaseException) -> bool:
+    """Whether an exception is a template's failure: Jinja's own, or any error raised inside a template's code
+    (a GM's `{{ 1 / 0 }}` or a range past the sandbox's limit)."""
+    # Imported only on failure: a cold `pbem status` need not load Jinja.
+    from jinja2 import TemplateError
+
+    if isinstance(exc, TemplateError):
+        return True
+    return isinstance(exc, Exception) and any(f.filename.endswith(".j2") for f in traceback.extract_tb(exc.__traceback__))
+
+
+def template_problem(root: Path, exc: BaseException) -> str:
+    """A report template that fails (usually a GM's own, in CAMPAIGN/templates/), in words, with its file and line.
+
+    The turn is refused and nothing is written: a report cannot be skipped, since
+    the audit replays every report, and the GM can fix the template and run again.
+    """
+    where = getattr(exc, "filename", None) or getattr(exc, "name", None)
+    line = getattr(exc, "lineno", None)
+    for frame in traceback.extract_tb(exc.__traceback__):  # a runtime error: the template's own frame says where
+        if frame.filename.endswith(".j2"):
+            where, line = frame.filename, frame.lineno
+    place = f"{where}, line {line}" if where and line else (where or "a report template")
+    return f"{root}: the report template {place} failed ({type(exc).__name__}: {exc}); nothing was written, fix the template and run again"
 
 
 def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
@@ -77,7 +104,12 @@ def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = Non
             raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
         previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
         renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
+        try:
+            output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
+        except Exception as exc:
+            if not from_template(exc):
+                raise
+            raise Refused(template_problem(campaign.root, exc)) from None
         output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
         atomic.commit_folder(campaign.turn_dir(pending), output.files)
         if not game.is_over(output.state):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .adjudicate import read_orders_folder
+from .adjudicate import from_template, read_orders_folder, template_problem
 from .campaign import Campaign, CampaignError, read_yaml
 from .render import Renderer
 from .rng import commitment
@@ -38,6 +38,15 @@ def _compare(folder: Path, output: TurnOutput) -> str | None:
 
 
 def audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
+    try:
+        return _audit(root, renderer)
+    except Exception as exc:
+        if not from_template(exc):
+            raise
+        raise CampaignError(template_problem(Path(root), exc)) from None
+
+
+def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
     campaign = Campaign.open(root)
     seed = campaign.seed()
     if seed is None:

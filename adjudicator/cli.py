@@ -29,6 +29,12 @@ def _err(message: str) -> None:
     print(f"pbem: {message}", file=sys.stderr)
 
 
+def _os_problem(exc: OSError, folder: Any = None) -> str:
+    """A failed read or write in words: which file (or campaign), what the system said, and that nothing was half done."""
+    where = f"{exc.filename or folder}: " if exc.filename or folder else ""
+    return f"{where}{exc.strerror or exc}; the command stopped and kept nothing half written (a full disk or a read-only folder?)"
+
+
 # -- new ----------------------------------------------------------------------
 
 
@@ -214,8 +220,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     for folder in args.dirs:
         try:
             outcome = adjudicate(Path(folder), nmr=args.nmr)
-        except (Refused, Busy, CampaignError, OSError) as exc:
+        except (Refused, Busy, CampaignError) as exc:
             _err(str(exc))
+            failed += 1
+            continue
+        except OSError as exc:
+            _err(_os_problem(exc, folder))
             failed += 1
             continue
         _report_outcome(out, outcome)
@@ -282,6 +292,14 @@ def cmd_mail(args: argparse.Namespace) -> int:
         except mailout.MailError as exc:
             raise Failure(str(exc)) from None
         written = mailout.write_outbox(root, files)
+        if args.resend_in_doubt:
+            for name in mailout.resend_in_doubt(root):
+                out.print(f"  [yellow]in doubt, will be sent again:[/] {escape(name)}")
+        for entry in mailout.in_doubt(root):
+            out.print(
+                f"  [red]in doubt:[/] {escape(entry['file'])} was being delivered when an earlier run was interrupted; it may have "
+                "arrived. It is not sent again: if its recipient did not get it, run pbem mail with --send --resend-in-doubt."
+            )
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
         out.print(f"Outbox {mailout.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.")
@@ -468,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
     p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
+    p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
     p.add_argument("--smtp", metavar="HOST:PORT")
     p.add_argument("--starttls", action="store_true")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
@@ -518,6 +537,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except FileNotFoundError as exc:
         _err(f"{exc.filename}: no such file or folder" if exc.filename else str(exc))
+        return 1
+    except OSError as exc:
+        _err(_os_problem(exc, getattr(args, "dir", None)))
         return 1
     except BrokenPipeError:
         return 0

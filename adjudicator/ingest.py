@@ -148,8 +148,9 @@ def _reply_address(message: Any, address: str) -> str:
 def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
     """Decide one new message; write its files; return its index entry (not yet saved)."""
     root, campaign = ctx.campaign.root, ctx.campaign
-    try:
-        message = mailin.parse(incoming.raw)
+    oversize = len(incoming.raw) > mailin.MAX_MESSAGE_BYTES
+    try:  # an oversize message is not parsed whole: its headers are enough to name and refuse it
+        message = mailin.parse(incoming.raw[: mailin.HEADER_BYTES] if oversize else incoming.raw)
         message_id = mailin.message_id(message)
         _, address = mailin.sender(message)
         subject = mailin.header(message, "Subject")
@@ -164,14 +165,14 @@ def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
         entry.reason, entry.player, entry.found = reason, player, document
         entry.stored = f"mail/rejected/{label}.eml"
         atomic.write_file(_ensure(root / entry.stored), incoming.raw)
-        atomic.write_file(root / f"mail/rejected/{label}.txt", f"{incoming.source}\n{reason}\n".encode())
+        atomic.write_file(root / f"mail/rejected/{label}.txt", f"{incoming.source}\n{reason}\n".encode("utf-8", "replace"))
         if reply and message is not None and campaign.gm_email:
             entry.acknowledged = _write_refusal(ctx, entry, message, _reply_address(message, address))
         return entry
 
     if message is None:
         return reject("not a readable email message")
-    if len(incoming.raw) > mailin.MAX_MESSAGE_BYTES:
+    if oversize:
         return reject(f"larger than {mailin.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
     automatic = _automatic(message, address, campaign)
     if automatic:
@@ -369,7 +370,7 @@ def ingest(root: Path, sources: list[Path]) -> IngestResult:
         notes = [] if campaign.gm_email else ["campaign.yaml has no gm_email: no acknowledgements were written"]
         for incoming in mailin.read_sources(sources):
             try:
-                parsed_id = mailin.message_id(mailin.parse(incoming.raw))
+                parsed_id = mailin.message_id(mailin.parse(incoming.raw[: mailin.HEADER_BYTES] if len(incoming.raw) > mailin.MAX_MESSAGE_BYTES else incoming.raw))
             except Exception:  # noqa: BLE001
                 parsed_id = ""
             key = message_key(incoming.raw, parsed_id)

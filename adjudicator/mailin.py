@@ -19,6 +19,7 @@ finds the player's own orders, not the GM's form.
 
 from __future__ import annotations
 
+import bisect
 import email
 import email.policy
 import email.utils
@@ -34,10 +35,13 @@ from pathlib import Path
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 """A message larger than this is kept but not read (a 64 KiB order file needs far less)."""
+HEADER_BYTES = 64 * 1024
+"""Of a message over the limit only this much is parsed, for its headers (sender, Message-ID)."""
 
 _YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
-_FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
-_BBCODE = re.compile(r"\[code(?:=[^\]]*)?\](.*?)\[/code\]", re.IGNORECASE | re.DOTALL)
+_FENCE_OPEN = re.compile(r"[ \t]*(```+|~~~+)")
+_BBCODE_OPEN = re.compile(r"\[code(?:=[^\]\n]{0,100})?\]", re.IGNORECASE)
+_BBCODE_CLOSE = re.compile(r"\[/code\]", re.IGNORECASE)
 _PLAYER_LINE = re.compile(r"^player[ \t]*:", re.MULTILINE)
 _TOP_LEVEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 _REPLY_CUT = re.compile(
@@ -97,7 +101,8 @@ def read_sources(sources: list[Path]) -> Iterator[Incoming]:
             box = mailbox.mbox(source, factory=None, create=False)
             try:
                 for number, key in enumerate(box.iterkeys(), start=1):
-                    yield Incoming(box.get_bytes(key, from_=False), f"{source}#{number}")
+                    with box.get_file(key, from_=False) as handle:  # never more than the limit in memory
+                        yield Incoming(handle.read(MAX_MESSAGE_BYTES + 1), f"{source}#{number}")
             finally:
                 box.close()
         else:
@@ -118,6 +123,12 @@ def parse(raw: bytes) -> EmailMessage:
 # -- headers ------------------------------------------------------------------
 
 
+def clean(text: str) -> str:
+    """Text that can be written as UTF-8: the email parser keeps a header's undecodable bytes as lone
+    surrogates, and one of them in mail/ingest.json stopped every later ingest at the same message."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def header(message: EmailMessage, name: str) -> str:
     """A header as text; a malformed header gives its raw text rather than an exception."""
     try:
@@ -125,7 +136,7 @@ def header(message: EmailMessage, name: str) -> str:
     except Exception:  # noqa: BLE001 - junk headers must not stop an ingest: take the raw text
         raw = [v for k, v in message.raw_items() if k.lower() == name.lower()]
         value = raw[0] if raw else None
-    return " ".join(str(value).split()) if value is not None else ""
+    return clean(" ".join(str(value).split())) if value is not None else ""
 
 
 def sender(message: EmailMessage) -> tuple[str, str]:
@@ -135,7 +146,7 @@ def sender(message: EmailMessage) -> tuple[str, str]:
     except Exception:  # noqa: BLE001 - a malformed header: fall back to the plain parser below
         found = ()
     if found:
-        return found[0].display_name, found[0].addr_spec.strip().lower()
+        return clean(found[0].display_name), clean(found[0].addr_spec.strip().lower())
     name, address = email.utils.parseaddr(header(message, "From"))
     return name, address.strip().lower()
 
@@ -153,7 +164,7 @@ def find_orders(message: EmailMessage) -> OrderDocument:
     for part in message.walk():
         if part.is_multipart():
             continue
-        filename = part.get_filename() or ""
+        filename = clean(part.get_filename() or "")
         if filename.lower().endswith((".yaml", ".yml")) or part.get_content_type() in _YAML_TYPES:
             attachments.append((filename or part.get_content_type(), part))
     if len(attachments) > 1:
@@ -223,17 +234,63 @@ def _depth(line: str) -> int:
 def orders_in_text(text: str) -> OrderDocument:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
     fresh = _unquoted(text)
-    for match in _FENCE.finditer(fresh):
-        if _PLAYER_LINE.search(match.group(3)):
-            return OrderDocument(match.group(3).encode("utf-8"), "a code block in the body")
-    for match in _BBCODE.finditer(fresh):
-        inner = html.unescape(match.group(1)).lstrip("\n")
+    for inner in _fenced_blocks(fresh):
+        if _PLAYER_LINE.search(inner):
+            return OrderDocument(inner.encode("utf-8"), "a code block in the body")
+    for inner in _bbcode_blocks(fresh):
+        inner = html.unescape(inner).lstrip("\n")
         if _PLAYER_LINE.search(inner):
             return OrderDocument(inner.encode("utf-8"), "a [code] block in the body")
     block = _yaml_block(fresh)
     if block is None:
         raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text")
     return OrderDocument(block.encode("utf-8"), "the body")
+
+
+def _fenced_blocks(text: str) -> Iterator[str]:
+    """The contents of ```/~~~ fenced blocks, in order; a fence closes on a line holding the same fence alone.
+
+    A line scan with an index of closing lines, not a regular expression: a
+    lazy match with a back-reference took 30 s on 100 KiB of unclosed fences
+    (every opener searched to the end), so one message could stall an ingest.
+    """
+    lines = text.split("\n")
+    closers: dict[str, list[int]] = {}
+    for number, line in enumerate(lines):
+        bare = line.strip(" \t")
+        if bare and bare[0] in "`~" and bare == bare[0] * len(bare) and len(bare) >= 3:
+            closers.setdefault(bare, []).append(number)
+    number = 0
+    while number < len(lines) - 1:  # an opening line needs a line after it
+        opened = _FENCE_OPEN.match(lines[number])
+        end = None
+        if opened:
+            run = opened.group(1)
+            for size in range(len(run), 2, -1):  # the longest fence first, as the pattern would try
+                found = closers.get(run[0] * size, [])
+                after = bisect.bisect_right(found, number)
+                if after < len(found):
+                    end = found[after]
+                    break
+        if end is None:
+            number += 1
+            continue
+        yield "".join(line + "\n" for line in lines[number + 1 : end])
+        number = end + 1
+
+
+def _bbcode_blocks(text: str) -> Iterator[str]:
+    """The contents of [code]...[/code] blocks, in order (case-insensitive), found in one pass."""
+    position = 0
+    while True:
+        opened = _BBCODE_OPEN.search(text, position)
+        if opened is None:
+            return
+        closed = _BBCODE_CLOSE.search(text, opened.end())
+        if closed is None:
+            return  # no later opening can close either
+        yield text[opened.end() : closed.start()]
+        position = closed.end()
 
 
 def _unquoted(text: str) -> str:

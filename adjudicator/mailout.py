@@ -285,12 +285,32 @@ def parse_hostport(text: str) -> tuple[str, int]:
 
 
 def sent_log(root: Path) -> list[dict[str, str]]:
+    """Every message handed to the SMTP server: `{message_id, file}`, plus `"in_doubt": true` while its
+    delivery was under way (a run killed then may or may not have delivered it)."""
     path = mail_dir(root) / "sent.json"
     return json.loads(path.read_text(encoding="utf-8"))["sent"] if path.is_file() else []
 
 
+def _write_log(root: Path, log: list[dict[str, Any]]) -> None:
+    atomic.write_file(mail_dir(root) / "sent.json", dump_json({"sent": log}))
+
+
+def in_doubt(root: Path) -> list[dict[str, str]]:
+    """Messages whose delivery a crash interrupted: perhaps delivered, perhaps not; never resent by themselves."""
+    return [entry for entry in sent_log(root) if entry.get("in_doubt")]
+
+
+def resend_in_doubt(root: Path) -> list[str]:
+    """The GM has checked that the messages in doubt did not arrive: send them again on the next --send."""
+    log = sent_log(root)
+    doubtful = [entry["file"] for entry in log if entry.get("in_doubt")]
+    if doubtful:
+        _write_log(root, [entry for entry in log if not entry.get("in_doubt")])
+    return doubtful
+
+
 def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
-    """Outbox messages whose Message-ID is not in the sent log, in name order."""
+    """Outbox messages whose Message-ID is not in the sent log (sent or in doubt), in name order."""
     done = {entry["message_id"] for entry in sent_log(root)}
     found = []
     box = outbox_dir(root)
@@ -327,13 +347,23 @@ def send(
         for name, message in queue:
             del message["Date"]
             message["Date"] = email.utils.format_datetime(clock())  # the send step dates the message, not the file
-            server.send_message(message, from_addr=message["From"].addresses[0].addr_spec, to_addrs=recipients(message))
-            log.append({"message_id": mailin.message_id(message), "file": name})
-            atomic.write_file(mail_dir(root) / "sent.json", dump_json({"sent": log}))
+            # Written ahead: a crash between the server's acceptance and the log's update must not
+            # send the message again on the next run. Only a refusal in the server's words is sure
+            # to have delivered nothing; then the mark is taken back and the next run retries.
+            log.append({"message_id": mailin.message_id(message), "file": name, "in_doubt": True})
+            _write_log(root, log)
+            try:
+                server.send_message(message, from_addr=message["From"].addresses[0].addr_spec, to_addrs=recipients(message))
+            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException):
+                log.pop()
+                _write_log(root, log)
+                raise
+            del log[-1]["in_doubt"]
+            _write_log(root, log)
             delivered.append(name)
             progress(name, message)
     return delivered
 
 
 def outbox_summary(root: Path) -> dict[str, Any]:
-    return {"pending": [name for name, _ in pending_messages(root)], "sent": len(sent_log(root))}
+    return {"pending": [name for name, _ in pending_messages(root)], "sent": len(sent_log(root)), "in_doubt": [e["file"] for e in in_doubt(root)]}

@@ -1,11 +1,16 @@
-"""Run a pbem command that SIGKILLs itself just before its Nth file-system change.
+"""Run a pbem command that SIGKILLs itself (or pauses) just before its Nth file-system change.
 
-    python tests/crashpoint.py N pbem-args...     # N = 0: count the changes and print the count
-                                                  # N < 0: just run the command
+    python tests/crashpoint.py N pbem-args...        # N = 0: count the changes and print the count
+                                                     # N < 0: just run the command
+    python tests/crashpoint.py pause=N pbem-args...  # stop before change N until told to go on
 
 Python's audit hooks announce every open, rename, unlink, mkdir and link before
 it happens, so a test can stop the real command at each of its writes in turn,
 without any hook inside the product.
+
+A paused command creates the file named by $PBEM_PAUSED when it stops and waits
+until the file named by $PBEM_RELEASE exists: a test can then start a second
+command while the first one holds the campaign at a known moment.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 MUTATING = {"os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.link", "os.symlink", "shutil.rmtree", "os.truncate"}
@@ -28,23 +34,42 @@ def _is_change(event: str, args: tuple) -> bool:
     return event in MUTATING
 
 
+def _pause() -> None:
+    """Announce the pause, then wait for the release (both are plain files named by the test)."""
+    Path(os.environ["PBEM_PAUSED"]).touch()
+    release = Path(os.environ["PBEM_RELEASE"])
+    deadline = time.monotonic() + 60
+    while not release.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def main() -> None:
-    kill_at = int(sys.argv[1])
+    spec = sys.argv[1]
+    pause = spec.startswith("pause=")
+    stop_at = int(spec.removeprefix("pause="))
     count = 0
+    busy = False  # the pause itself touches files: those are not the command's changes
 
     def hook(event: str, args: tuple) -> None:
-        nonlocal count
-        if _is_change(event, args):
-            count += 1
-            if count == kill_at:
+        nonlocal count, busy
+        if busy or not _is_change(event, args):
+            return
+        count += 1
+        if count == stop_at:
+            if not pause:
                 os.kill(os.getpid(), signal.SIGKILL)
+            busy = True
+            try:
+                _pause()
+            finally:
+                busy = False
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from adjudicator.cli import main as pbem
 
     sys.addaudithook(hook)
     code = pbem(sys.argv[2:])
-    if kill_at == 0:
+    if stop_at == 0:
         print(count, file=sys.stderr)
     sys.exit(code)
 

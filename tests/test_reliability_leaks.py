@@ -1,0 +1,161 @@
+"""Nobody sees what is not theirs, in any game, through any output a player gets.
+
+1. Non-interference at every turn of random demo campaigns of every game: each
+   player's hidden information is changed in every way the game's `disguises`
+   offers (hands, hiding places, identity dice, unattacked guards, exchanged and
+   set-aside cards); every other player's report (with its order form), the
+   public reports, their `show --json --player` output and the reading of their
+   own orders (what `pbem check` and the acknowledgement print) must not move by a byte.
+2. A whole campaign of every game played by email (ingest, adjudicate, mail):
+   no password, password hash, seed or other player's address in any report,
+   outbox message, `pbem check` output or `show --json --player` output.
+
+CI plays one campaign per game; PBEM_THOROUGH=1 plays four seeds per game.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from reliability_kit import THOROUGH, order_mail
+
+from adjudicator import yamlsafe
+from adjudicator.adjudicate import adjudicate
+from adjudicator.campaign import Campaign
+from adjudicator.cli import main, show_json
+from adjudicator.demo import DEMO_NAMES, play
+from adjudicator.games import GAMES
+from adjudicator.ingest import ingest
+from adjudicator.pipeline import check_document
+from adjudicator.render import Renderer
+from adjudicator.rng import Rng
+from adjudicator.turn import render_reports
+
+SEEDS = ["leak-2", "leak-3", "leak-6", "leak-8"] if THOROUGH else ["leak-2"]  # seeds where every game offers disguised worlds
+
+
+def shown(game: Any, state: dict[str, Any], player: str | None) -> dict[str, Any]:
+    """What `pbem show --json --player` prints for a state (cli.show_json reads it from the folder)."""
+    over = game.is_over(state)
+    return {
+        "phase": game.phase(state), "due": [] if over else game.due(state), "over": over,
+        "winners": game.winners(state), "players": game.player_fields(game.view(state, player)),
+    }
+
+
+def readings(game: Any, state: dict[str, Any], document: Any, turn: int) -> list[tuple[Any, ...]]:
+    """A player's own order file as `pbem check` and the acknowledgement read it."""
+    sub = check_document(game, state, document, turn=turn, expected_player=document["player"], password_ok=None)
+    return [(r.written, r.order, r.meaning, r.void) for r in sub.readings] + [(p.where, p.what) for p in sub.problems]
+
+
+@pytest.fixture(scope="module", params=[(g, s) for g in sorted(GAMES) for s in SEEDS], ids=lambda p: f"{p[0]}-{p[1]}")
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
+    game_id, seed = request.param
+    root = tmp_path_factory.mktemp(game_id) / "campaign"
+    return play(root, game_id, seed=seed, players=None, passwords=False)
+
+
+def test_shown_is_what_pbem_show_prints(played: Campaign) -> None:
+    for player in [None, *played.state()["players"]]:
+        printed = show_json(played.root, player)
+        assert {k: v for k, v in printed.items() if k not in ("game", "turn")} == shown(played.game, played.state(), player)
+
+
+def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
+    game, setup, seed = played.game, played.setup_record(), played.seed()
+    assert seed is not None
+    renderer = Renderer(game.id, None)
+    compared = 0
+    for number in range(1, played.last_turn + 1):
+        before = played.state(number - 1)
+        results = json.loads((played.turn_dir(number) / "results.json").read_text())
+        orders = results["orders_resolved"]
+        files = {p: (played.turn_dir(number) / "orders" / f"{p}.yaml") for p in game.due(before)}
+        documents = {p: yamlsafe.load(f.read_bytes()) for p, f in files.items() if f.is_file()}
+        base_state, base_events = game.resolve(before, orders, Rng(seed, number))
+        base = render_reports(game, renderer, setup, base_state, number, base_events, {}, before)
+        for holder in game.due(before):
+            stream = Rng(seed, number).stream(f"leak/{holder}")
+            for world_before, world_orders in game.disguises(before, orders, holder, stream):
+                world_state, world_events = game.resolve(world_before, world_orders, Rng(seed, number))
+                world = render_reports(game, renderer, setup, world_state, number, world_events, {}, world_before)
+                for name, data in base.items():
+                    if Path(name).stem != holder:
+                        assert world[name] == data, f"turn {number}: {name} moved with {holder}'s secrets"
+                for other in [None, *(p for p in before["players"] if p != holder)]:
+                    assert shown(game, world_state, other) == shown(game, base_state, other), f"turn {number}: show --player {other}"
+                    assert shown(game, world_before, other) == shown(game, before, other)
+                    if other in documents:
+                        mine = documents[other]
+                        assert readings(game, world_before, mine, number) == readings(game, before, mine, number), f"turn {number}: {other}'s check moved"
+                compared += 1
+    assert compared > 0, "the game offered no disguised worlds"
+    print(f"FIGURE {game.id} disguised worlds compared: {compared} over {played.last_turn} turns, leaks 0")
+
+
+# -- a campaign by email: no secret in anything a player gets ----------------------------------------
+
+
+def _decoded(path: Path) -> str:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    return str(message["To"]) + str(message["Cc"] or "") + str(message["Subject"]) + message.get_content()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-9c1e7b"
+    ids = DEMO_NAMES[:count]
+    code = main(["new", str(root), "--game", game_id, "--players", ",".join(f"{p}={p}@example.org" for p in ids),
+                 "--gm-email", "gm@example.org", "--seed", seed])
+    assert code == 0
+    passwords = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    hashes = [p["password"] for p in yaml.safe_load((root / "campaign.yaml").read_text())["players"]]
+    facing: dict[str, list[str]] = {p: [] for p in [*ids, "public"]}  # what each player (or the forum) receives
+    campaign = Campaign.open(root)
+    while not campaign.over and (THOROUGH or campaign.last_turn < 3):  # CI: three turns by email; thorough: the whole game
+        state = campaign.state()
+        pending = campaign.last_turn + 1
+        inbox = tmp_path / f"inbox-{pending}"
+        inbox.mkdir()
+        for player in game.due(state):
+            orders = game.demo_orders(game.view(state, player), player, Rng(seed, pending).stream(f"mail/{player}"))
+            text = yaml.safe_dump({"player": player, "turn": pending, "password": passwords[player], "orders": orders}, sort_keys=False, allow_unicode=True)
+            (inbox / f"{player}.eml").write_bytes(order_mail(f"{player}@example.org", text, f"<{player}.{pending}@x>"))
+            checked = tmp_path / f"{player}.yaml"
+            checked.write_text(text)
+            main(["check", str(checked), "--campaign", str(root)])
+            facing[player].append(capsys.readouterr().out)
+        assert all(e.status == "filed" for e in ingest(root, [inbox]).entries)
+        adjudicate(root, nmr=True)
+        assert main(["mail", str(root)]) == 0
+        capsys.readouterr()
+        for player in [*ids, None]:
+            main(["show", str(root), "--json", *(["--player", player] if player else [])])
+            facing[player or "public"].append(capsys.readouterr().out)
+    for path in sorted(root.glob("turn-*/reports/*")):
+        facing[path.stem if path.stem in facing else "public"].append(path.read_text())
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        owner = next((p for p in ids if path.stem.endswith(f"-{p}")), None)
+        if owner is None and path.stem.startswith("ack-"):
+            owner = next(p for p in ids if f"{p}@example.org" in _decoded(path))
+        facing[owner or "public"].append(_decoded(path))
+    assert sum(len(v) for v in facing.values()) > 4 * len(ids)
+    assert len(list((root / "mail" / "outbox").rglob("ack-*.eml"))) >= len(ids), "every filed message is acknowledged"
+    for reader, texts in facing.items():
+        everything = "\n".join(texts)
+        assert seed not in everything, f"the seed reached {reader}"
+        assert "scrypt$" not in everything and not any(h in everything for h in hashes)
+        for player, password in passwords.items():
+            assert password not in everything, f"{player}'s password reached {reader}"
+            if player != reader:
+                assert f"{player}@example.org" not in everything, f"{player}'s address reached {reader}"
