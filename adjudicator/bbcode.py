@@ -67,6 +67,8 @@ def inline(text: str, markup: bool = True) -> str:
 
 def width(text: str) -> int:
     """Columns a monospace font gives the text: wide East Asian letters take two, marks and format characters none."""
+    if text.isascii() and text.isprintable():  # nearly every cell: one column per character
+        return len(text)
     total = 0
     for char in text:
         if unicodedata.combining(char) or unicodedata.category(char) == "Cf":
