@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from reliability_kit import THOROUGH, order_mail
+from worlds import disguised_worlds
 
 from adjudicator import yamlsafe
 from adjudicator.adjudicate import adjudicate
@@ -33,9 +33,7 @@ from adjudicator.demo import DEMO_NAMES, play
 from adjudicator.games import GAMES
 from adjudicator.ingest import ingest
 from adjudicator.pipeline import check_document
-from adjudicator.render import Renderer
 from adjudicator.rng import Rng
-from adjudicator.turn import render_reports
 
 SEEDS = ["leak-2", "leak-3", "leak-6", "leak-8"] if THOROUGH else ["leak-2"]  # seeds where every game offers disguised worlds
 
@@ -69,33 +67,23 @@ def test_shown_is_what_pbem_show_prints(played: Campaign) -> None:
 
 
 def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
-    game, setup, seed = played.game, played.setup_record(), played.seed()
-    assert seed is not None
-    renderer = Renderer(game.id, None)
+    game = played.game
     compared = 0
-    for number in range(1, played.last_turn + 1):
-        before = played.state(number - 1)
-        results = json.loads((played.turn_dir(number) / "results.json").read_text())
-        orders = results["orders_resolved"]
-        files = {p: (played.turn_dir(number) / "orders" / f"{p}.yaml") for p in game.due(before)}
+    for world in disguised_worlds(played, purpose="leak"):
+        number, holder = world.number, world.holder
+        for name, as_played, disguised in world.others_reports():
+            assert disguised == as_played, f"turn {number}: {name} moved with {holder}'s secrets"
+        files = {p: played.turn_dir(number) / "orders" / f"{p}.yaml" for p in game.due(world.base_before)}
         documents = {p: yamlsafe.load(f.read_bytes()) for p, f in files.items() if f.is_file()}
-        base_state, base_events = game.resolve(before, orders, Rng(seed, number))
-        base = render_reports(game, renderer, setup, base_state, number, base_events, {}, before)
-        for holder in game.due(before):
-            stream = Rng(seed, number).stream(f"leak/{holder}")
-            for world_before, world_orders in game.disguises(before, orders, holder, stream):
-                world_state, world_events = game.resolve(world_before, world_orders, Rng(seed, number))
-                world = render_reports(game, renderer, setup, world_state, number, world_events, {}, world_before)
-                for name, data in base.items():
-                    if Path(name).stem != holder:
-                        assert world[name] == data, f"turn {number}: {name} moved with {holder}'s secrets"
-                for other in [None, *(p for p in before["players"] if p != holder)]:
-                    assert shown(game, world_state, other) == shown(game, base_state, other), f"turn {number}: show --player {other}"
-                    assert shown(game, world_before, other) == shown(game, before, other)
-                    if other in documents:
-                        mine = documents[other]
-                        assert readings(game, world_before, mine, number) == readings(game, before, mine, number), f"turn {number}: {other}'s check moved"
-                compared += 1
+        for other in [None, *(p for p in world.base_before["players"] if p != holder)]:
+            assert shown(game, world.after, other) == shown(game, world.base_after, other), f"turn {number}: show --player {other}"
+            assert shown(game, world.before, other) == shown(game, world.base_before, other)
+            if other in documents:
+                mine = documents[other]
+                assert readings(game, world.before, mine, number) == readings(game, world.base_before, mine, number), (
+                    f"turn {number}: {other}'s check moved"
+                )
+        compared += 1
     assert compared > 0, "the game offered no disguised worlds"
     print(f"FIGURE {game.id} disguised worlds compared: {compared} over {played.last_turn} turns, leaks 0")
 
