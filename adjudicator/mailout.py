@@ -143,6 +143,12 @@ def _subject(campaign: Campaign, turn: int, what: str) -> str:
     return f"[{campaign.config.get('name')}] {campaign.game.title}, {when}: {what}"
 
 
+def _recipient(campaign: Campaign, player: str, turn: int, names: dict[str, str]) -> tuple[str, str | None]:
+    """(name, address) of whoever holds the seat for `turn`; the address is None when campaign.yaml has none."""
+    holder = campaign.holder(player, turn) or {}
+    return str(holder.get("name") or names.get(player, player)), campaign.email(player, turn)
+
+
 def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
     """One message per player with an address, and one for the public report: (outbox files, notes for the GM).
 
@@ -164,12 +170,10 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
             notes.append(f"{player}: no plain-text report {path}")
             continue
         holder_turn = turn if over else turn + 1
-        address = campaign.email(player, holder_turn)
-        holder = campaign.holder(player, holder_turn) or {}
+        name, address = _recipient(campaign, player, holder_turn, names)
         if not address:
             notes.append(f"{player}: no email in campaign.yaml; send {path} yourself")
             continue
-        name = str(holder.get("name") or names.get(player, player))
         try:
             message = make_message(
                 campaign,
@@ -211,9 +215,7 @@ def reminder_messages(campaign: Campaign, missing: list[str], now: dt.datetime) 
     files: dict[str, bytes] = {}
     notes: list[str] = []
     for player in missing:
-        address = campaign.email(player, pending)
-        holder = campaign.holder(player, pending) or {}
-        name = str(holder.get("name") or names.get(player, player))
+        name, address = _recipient(campaign, player, pending, names)
         if not address:
             notes.append(f"{player}: missing, but has no email in campaign.yaml")
             continue
