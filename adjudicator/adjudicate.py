@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,39 +82,118 @@ def prepare(root: Path) -> Campaign:
     return campaign
 
 
+def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None) -> tuple[Outcome, atomic.Staged]:
+    """Settle the pending turn and build its folder beside the old one; the caller holds the
+    lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done."""
+    campaign = Campaign.open(root)
+    atomic.recover(campaign.root)
+    game = campaign.game
+    last = campaign.last_turn
+    state = campaign.state(last)
+    if game.is_over(state):
+        raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
+    pending = last + 1
+    order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
+    names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
+    missing = [p for p in game.due(state) if p not in names]
+    if missing and not nmr:
+        raise Refused(
+            f"{campaign.root}: turn {pending} is still waiting for orders from {', '.join(missing)}; "
+            "adjudicate with --nmr once the deadline has passed"
+        )
+    seed = campaign.seed()
+    if seed is None:
+        raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
+    previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
+    renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
+    try:
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
+    except Exception as exc:
+        if not from_template(exc):
+            raise
+        raise Refused(template_problem(campaign.root, exc)) from None
+    output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
+    return Outcome(campaign, output, missing), atomic.stage(campaign.turn_dir(pending), output.files)
+
+
+def _open_next_turn(outcome: Outcome) -> None:
+    """The orders folder of the turn after, where players' files will be dropped."""
+    if not outcome.campaign.game.is_over(outcome.output.state):
+        (outcome.campaign.turn_dir(outcome.output.turn + 1) / "orders").mkdir(parents=True, exist_ok=True)
+
+
+def _require_campaign(root: Path) -> None:
+    """A folder that is no campaign is named as such, before any lock file is made in it."""
+    if not (root / "campaign.yaml").is_file():
+        Campaign.open(root)  # raises CampaignError in words
+
+
 def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None) -> Outcome:
     """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done."""
-    Campaign.open(root)  # a folder that is no campaign is named as such, before any lock file is made
-    with atomic.locked(Path(root)):
-        campaign = prepare(root)
-        game = campaign.game
-        last = campaign.last_turn
-        state = campaign.state(last)
-        if game.is_over(state):
-            raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
-        pending = last + 1
-        order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
-        names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
-        missing = [p for p in game.due(state) if p not in names]
-        if missing and not nmr:
-            raise Refused(
-                f"{campaign.root}: turn {pending} is still waiting for orders from {', '.join(missing)}; "
-                "adjudicate with --nmr once the deadline has passed"
-            )
-        seed = campaign.seed()
-        if seed is None:
-            raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
-        previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
-        renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
-        try:
-            output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
-        except Exception as exc:
-            if not from_template(exc):
-                raise
-            raise Refused(template_problem(campaign.root, exc)) from None
-        output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
-        atomic.commit_folder(campaign.turn_dir(pending), output.files)
-        if not game.is_over(output.state):
-            (campaign.turn_dir(pending + 1) / "orders").mkdir(parents=True, exist_ok=True)
-        return Outcome(campaign, output, missing)
+    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer)
+    if not isinstance(result, Outcome):
+        raise result
+    return result
 
+
+Result = Outcome | Refused | atomic.Busy | CampaignError | OSError
+
+BATCH = 64
+"""Campaigns settled before one flush to disk: the flush (one syncfs) costs about as much as
+settling a small campaign's turn, so a batch shares it. Each campaign stays locked until its
+turn is in place; a crash leaves each campaign of the batch before or after its turn."""
+
+
+def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False) -> Iterator[tuple[Path, Result]]:
+    """Adjudicate the pending turn of each campaign, in order, sharing flushes to disk.
+
+    Yields each folder with its Outcome or with the error that refused it; a
+    refusal of one campaign changes nothing in the others.
+    """
+    pending = [Path(r) for r in roots]
+    while pending:
+        group, seen = [], set()
+        while pending and len(group) < BATCH and pending[0].resolve() not in seen:  # a folder named twice waits its turn
+            seen.add(pending[0].resolve())
+            group.append(pending.pop(0))
+        yield from _adjudicate_group(group, nmr)
+
+
+def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = None) -> list[tuple[Path, Result]]:
+    results: list[tuple[Path, Result]] = []
+    staged: list[tuple[int, atomic.Staged]] = []  # (index in results, the built turn)
+    with ExitStack() as locks:
+        try:
+            for root in group:
+                try:
+                    _require_campaign(root)
+                    locks.enter_context(atomic.locked(root))
+                    outcome, built = _staged_turn(root, nmr, renderer)
+                except (Refused, atomic.Busy, CampaignError, OSError) as exc:
+                    results.append((root, exc))
+                    continue
+                staged.append((len(results), built))
+                results.append((root, outcome))
+            atomic.flush([built for _, built in staged])
+        except OSError as exc:  # the disk failed the flush: no turn of the group happened
+            for index, built in staged:
+                atomic.discard(built)
+                results[index] = (results[index][0], exc)
+            return results
+        except BaseException:
+            for _, built in staged:
+                atomic.discard(built)
+            raise
+        swapped = []
+        for index, built in staged:
+            try:
+                atomic.swap(built)
+            except OSError as exc:
+                results[index] = (results[index][0], exc)
+                continue
+            swapped.append(built)
+        atomic.settle(built.final.parent for built in swapped)
+        for _, outcome in results:
+            if isinstance(outcome, Outcome):
+                _open_next_turn(outcome)
+    return results

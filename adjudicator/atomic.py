@@ -13,8 +13,9 @@ import errno
 import fcntl
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -49,34 +50,83 @@ def _syncfs() -> Callable[[int], int] | None:
         return None
 
 
-def _flush(root: Path, paths: list[Path]) -> None:
-    """Make the new files and folders under `root` durable before they are renamed into place.
+def _filesystems(paths: Iterable[Path]) -> dict[int, Path]:
+    """One folder per filesystem among `paths` (campaigns of one batch may live on several disks)."""
+    found: dict[int, Path] = {}
+    for path in paths:
+        found.setdefault(os.stat(path).st_dev, path)
+    return found
 
-    One syncfs for the whole tree costs about what one fsync does, where a turn
-    writes some sixteen files; without syncfs each file and folder is fsynced.
-    """
+
+def _sync_filesystems(folders: Iterable[Path]) -> bool:
+    """syncfs(2) once per filesystem holding `folders`; False where syncfs is missing or fails."""
     syncfs = _syncfs()
-    if syncfs is not None:
-        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    if syncfs is None:
+        return False
+    for folder in _filesystems(folders).values():
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            if syncfs(fd) == 0:
-                return
+            if syncfs(fd) != 0:
+                return False
         finally:
             os.close(fd)
-    for path in paths:
-        with open(path, "rb") as handle:
-            os.fsync(handle.fileno())
-    for folder in sorted({p.parent for p in paths} | {root}, key=lambda p: -len(p.parts)):
-        _fsync_dir(folder)
+    return True
 
 
-def _link_or_copy(source: str, target: str) -> None:
-    """Inputs carried into a new turn folder are hard links: no bytes copied, and the
-    original stays in place until the swap."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
+@dataclass
+class Staged:
+    """A folder built completely under `.NAME.new`, not yet durable and not yet in place."""
+
+    final: Path
+    new: Path
+    written: list[Path] = field(default_factory=list)
+    folders: set[Path] = field(default_factory=set)
+
+
+def _link_tree(source: Path, target: Path, staged: Staged) -> None:
+    """`source`'s files hard-linked into a new folder `target`: no bytes copied, and the
+    originals stay in place until the swap."""
+    os.mkdir(target)
+    staged.folders.add(target)
+    for entry in sorted(os.scandir(source), key=lambda e: e.name):
+        destination = target / entry.name
+        if entry.is_dir(follow_symlinks=False):
+            _link_tree(Path(entry.path), destination, staged)
+        elif entry.is_symlink():
+            os.symlink(os.readlink(entry.path), destination)
+        else:
+            try:
+                os.link(entry.path, destination)
+            except OSError:  # a filesystem without hard links
+                shutil.copy2(entry.path, destination)
+            staged.written.append(destination)
+
+
+def _write_files(staged: Staged, root: Path, files: dict[str, bytes]) -> None:
+    for relative, data in sorted(files.items()):
+        target = root / relative
+        if target.parent not in staged.folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staged.folders.add(target.parent)
+        _write_new(target, data, sync=False)
+        staged.written.append(target)
+
+
+def flush(batch: Sequence[Staged]) -> None:
+    """Make staged folders durable before they are renamed into place.
+
+    One syncfs per filesystem costs about what one fsync does, where a turn
+    writes some sixteen files, and a batch of turns shares it; without syncfs
+    each file and folder is fsynced.
+    """
+    if not batch or _sync_filesystems(s.new for s in batch):
+        return
+    for staged in batch:
+        for path in staged.written:
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+        for folder in sorted(staged.folders, key=lambda p: -len(p.parts)):
+            _fsync_dir(folder)
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -90,54 +140,81 @@ def write_file(path: Path, data: bytes) -> None:
 
 def write_tree(root: Path, files: dict[str, bytes]) -> None:
     """Write new files under a fresh folder and make them durable (the folder itself is swapped)."""
-    written = []
-    for relative, data in sorted(files.items()):
-        target = root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _write_new(target, data, sync=False)
-        written.append(target)
-    _flush(root, written)
+    staged = Staged(root, root)
+    _write_files(staged, root, files)
+    staged.folders.add(root)
+    flush([staged])
 
 
 def _staging(final: Path) -> tuple[Path, Path]:
     return final.with_name(f".{final.name}.new"), final.with_name(f".{final.name}.old")
 
 
-def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> None:
-    """Make `final` hold its current content plus `files`, in one step that a crash cannot split.
-
-    The new folder is built completely under `.NAME.new`, then the old one is
-    renamed away and the new one into place. A crash between those two renames
-    leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
-    """
-    new, old = _staging(final)
+def stage(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> Staged:
+    """Build what `final` will hold (its current content plus `files`) under `.NAME.new`."""
+    new, _ = _staging(final)
     if new.exists():
         shutil.rmtree(new)
+    staged = Staged(final, new)
     try:
         if keep_existing and final.exists():
-            shutil.copytree(final, new, symlinks=True, copy_function=_link_or_copy)
+            _link_tree(final, new, staged)
         else:
             new.mkdir()
-        write_tree(new, files)
+            staged.folders.add(new)
+        _write_files(staged, new, files)
     except BaseException:  # a full disk or a read-only folder: leave no half-built turn taking space
-        shutil.rmtree(new, ignore_errors=True)
+        discard(staged)
         raise
-    if final.exists():
+    return staged
+
+
+def discard(staged: Staged) -> None:
+    shutil.rmtree(staged.new, ignore_errors=True)
+
+
+def swap(staged: Staged) -> None:
+    """Rename the old folder away and the new one into place. A crash between the two
+    renames leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
+    The renames are durable once `settle` has run over the parent folder."""
+    _, old = _staging(staged.final)
+    if staged.final.exists():
         if old.exists():
             shutil.rmtree(old)
-        os.rename(final, old)
-    os.rename(new, final)
-    _fsync_dir(final.parent)
+        os.rename(staged.final, old)
+    os.rename(staged.new, staged.final)
     if old.exists():
         shutil.rmtree(old)
 
 
+def settle(parents: Iterable[Path]) -> None:
+    """Make renames in `parents` durable: one syncfs per filesystem, or an fsync per folder."""
+    parents = sorted(set(parents))
+    if parents and not _sync_filesystems(parents):
+        for parent in parents:
+            _fsync_dir(parent)
+
+
+def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> None:
+    """Make `final` hold its current content plus `files`, in one step that a crash cannot split."""
+    staged = stage(final, files, keep_existing)
+    try:
+        flush([staged])
+    except BaseException:
+        discard(staged)
+        raise
+    swap(staged)
+    settle([final.parent])
+
+
 def recover(parent: Path) -> None:
     """Finish or undo any folder swap under `parent` that a crash interrupted."""
+    changed = False
     for entry in sorted(parent.iterdir()):
         name = entry.name
         if not (name.startswith(".") and name.endswith((".new", ".old"))):
             continue
+        changed = True
         final = parent / name[1:-4]
         if name.endswith(".new"):
             if final.exists():
@@ -148,7 +225,8 @@ def recover(parent: Path) -> None:
             shutil.rmtree(entry)
         else:
             os.rename(entry, final)
-    _fsync_dir(parent)
+    if changed:
+        _fsync_dir(parent)
 
 
 @contextmanager

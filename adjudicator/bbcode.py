@@ -34,6 +34,8 @@ _NUMBERED = re.compile(r"[ \t]{0,3}\d+[.)][ \t]+(.*)\Z")
 _FENCE = re.compile(r"[ \t]*(```+|~~~+)")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*\Z")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_INLINE_SYNTAX = re.compile(r"[`\\\[*_]")
+_SENTINELS = re.compile("[\ue000-\ue003]")
 
 
 def neutralize(text: str) -> str:
@@ -43,6 +45,9 @@ def neutralize(text: str) -> str:
 
 def inline(text: str, markup: bool = True) -> str:
     """One line of Markdown inline syntax as BBCode (or as plain text when `markup` is false)."""
+    if not _INLINE_SYNTAX.search(text):  # most table cells: a number or a plain name, nothing to convert
+        return text
+    text = _SENTINELS.sub("\ufffd", text)  # the placeholders below must be ours alone
     literals: list[str] = []
     tags: list[str] = []
 

@@ -185,50 +185,41 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _report_outcome(out: Any, outcome: Any) -> None:
-    """One line per player, problems in full: GM output is often a cron log, read with grep."""
+    """One line per player, problems in full: GM output is often a cron log, read with grep.
+    A campaign's lines go to rich as one text: rich's cost is per call, not per line."""
     from rich.markup import escape
 
     campaign, output = outcome.campaign, outcome.output
-    out.print(f"[bold]{escape(campaign.config['name'])}[/]: turn {output.turn} adjudicated ({campaign.root / f'turn-{output.turn:03d}'})")
+    lines = [f"[bold]{escape(campaign.config['name'])}[/]: turn {output.turn} adjudicated ({escape(str(campaign.root / f'turn-{output.turn:03d}'))})"]
     for player, sub in output.submissions.items():
         if sub.status == "missing":
-            out.print(f"  {player}: [red]no orders: NMR[/]")
+            lines.append(f"  {player}: [red]no orders: NMR[/]")
         elif sub.status == "rejected":
-            out.print(f"  {player}: [red]file rejected: NMR[/]")
-            for p in sub.problems:
-                out.print(f"      {escape(sub.source)}::{escape(p.where)}: {escape(p.what)}")
+            lines.append(f"  {player}: [red]file rejected: NMR[/]")
+            lines.extend(f"      {escape(sub.source)}::{escape(p.where)}: {escape(p.what)}" for p in sub.problems)
         else:
             void = sub.void
             placed = len(sub.orders)
-            out.print(f"  {player}: {placed} order{'' if placed == 1 else 's'} placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
-            for r in void:
-                out.print(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}")
-    for name in output.stray:
-        out.print(f"  [yellow]ignored in orders/:[/] {escape(name)}")
+            lines.append(f"  {player}: {placed} order{'' if placed == 1 else 's'} placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
+            lines.extend(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}" for r in void)
+    lines.extend(f"  [yellow]ignored in orders/:[/] {escape(name)}" for name in output.stray)
     if campaign.game.is_over(output.state):
         names = output.state.get("names", {})
-        out.print(f"The game is over. Winners: {', '.join(names.get(p, p) for p in campaign.game.winners(output.state))}")
+        lines.append(f"The game is over. Winners: {escape(', '.join(names.get(p, p) for p in campaign.game.winners(output.state)))}")
+    out.print("\n".join(lines))
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from .adjudicate import Refused, adjudicate
-    from .atomic import Busy
-    from .campaign import CampaignError
+    from .adjudicate import Outcome, adjudicate_many
 
     out = _console()
     failed = 0
-    for folder in args.dirs:
-        try:
-            outcome = adjudicate(Path(folder), nmr=args.nmr)
-        except (Refused, Busy, CampaignError) as exc:
-            _err(str(exc))
-            failed += 1
+    for folder, result in adjudicate_many([Path(d) for d in args.dirs], nmr=args.nmr):
+        if isinstance(result, Outcome):
+            _report_outcome(out, result)
             continue
-        except OSError as exc:
-            _err(_os_problem(exc, folder))
-            failed += 1
-            continue
-        _report_outcome(out, outcome)
+        failed += 1
+        _err(_os_problem(result, str(folder)) if isinstance(result, OSError) else str(result))
     return 1 if failed else 0
 
 

@@ -2,8 +2,11 @@
 
 Templates live in `templates/<game>/` (and shared pieces in `templates/common/`);
 a campaign overrides one by putting a file of the same name in its own
-`templates/` folder. The environment is sandboxed, undefined names are errors,
-and HTML templates autoescape, so player text is never evaluated or injected.
+`templates/` folder. A campaign's own templates are a GM's code and run in
+Jinja's sandbox; the shipped ones are the project's code and run unsandboxed
+(the sandbox's checks on every attribute and call were a third of a turn).
+Either way undefined names are errors and HTML templates autoescape, so player
+text is never evaluated or injected.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 from .resources import resource_dir
 
-
+_DICT_ATTRIBUTES = frozenset(dir(dict))
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
@@ -41,6 +44,28 @@ def _output_name(template: str, stem: str) -> str:
     return f"{stem}.{extension}"
 
 
+def _item_first(base: type) -> type:
+    """`base` with `data.key` on a plain dict looked up as an item first.
+
+    Jinja tries the attribute first and falls back to the item, so every
+    `event.code` in a template raised and caught an AttributeError. A dict has
+    no attributes beyond its class's, so for any other name the item is what
+    Jinja would have returned anyway: same result, and in the sandbox no
+    attribute of a Python object is reached. Names of dict attributes (a player
+    called `items`) still go the usual way and get the method, as before.
+    """
+
+    def getattr(self: Any, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return base.getattr(self, obj, attribute)
+
+    return type(f"ItemFirst{base.__name__}", (base,), {"getattr": getattr})
+
+
 class Renderer:
     """The templates of one game, as one campaign sees them (its overrides first)."""
 
@@ -63,10 +88,13 @@ class Renderer:
 
         shipped = resource_dir("templates")
         folders = [shipped / self.game_id, shipped / "common"]
+        base: type = jinja2.Environment
         if self.campaign_root is not None and (self.campaign_root / "templates").is_dir():
             folders.insert(0, self.campaign_root / "templates")
-        env = SandboxedEnvironment(
+            base = SandboxedEnvironment
+        env = _item_first(base)(
             loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+            auto_reload=False,  # compiled once per run: the files do not change under a running command
             autoescape=_is_markup,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -78,10 +106,18 @@ class Renderer:
         env.filters["md"] = markdown_text
         return env
 
+    @cached_property
+    def _kinds(self) -> dict[str, list[str]]:
+        """Template names by kind, listed once: listing walks the template folders."""
+        kinds: dict[str, list[str]] = {}
+        for name in sorted(self.env.loader.list_templates()):
+            if name.endswith(".j2") and "/" not in name:
+                kinds.setdefault(name.partition(".")[0], []).append(name)
+        return kinds
+
     def templates(self, kind: str) -> list[str]:
         """The template names of one kind (`private` or `public`), e.g. public.md.j2 and public.html.j2."""
-        names = set(self.env.loader.list_templates())
-        return sorted(n for n in names if n.startswith(kind + ".") and n.endswith(".j2") and "/" not in n)
+        return self._kinds.get(kind, [])
 
     def render(self, kind: str, stem: str, context: dict[str, Any]) -> dict[str, bytes]:
         """Render every template of `kind`; keys are file names under reports/."""

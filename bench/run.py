@@ -3,6 +3,7 @@
     python3 bench/run.py                          # everything, full size, 3 repetitions
     python3 bench/run.py --quick                  # small sizes, 1 repetition
     python3 bench/run.py --only batch,big         # some of: batch, big, audit, check, demo
+    python3 bench/run.py --where /dev/shm         # campaigns on a RAM disk: the file system's share apart
 
 Every measurement runs in a fresh child process, so its peak memory (from wait4)
 is its own; wall time is measured inside the child around the work alone, except
@@ -65,6 +66,29 @@ def measure_floor(paths: list[Path]) -> float:
     for path in paths:
         yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
     return time.perf_counter() - start
+
+
+def measure_write(folders: list[Path], into: Path) -> float:
+    """The write floor: the files an adjudicated turn added (reports, results, state, manifest),
+    created again under `into` with the same bytes, in one process: no reading, no checking,
+    no rendering and no flush to disk. The folder contract's file-per-report cost, alone."""
+    turns = []
+    for folder in folders:
+        done = folder / "turn-001"
+        turns.append([(p.relative_to(done), p.read_bytes()) for p in sorted(done.rglob("*")) if p.is_file() and "orders" not in p.parts])
+    start = time.perf_counter()
+    for number, files in enumerate(turns):
+        made = set()
+        for relative, data in files:
+            target = into / str(number) / relative
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            with open(target, "xb") as handle:
+                handle.write(data)
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(into)
+    return elapsed
 
 
 def measure_adjudicate(folders: list[Path]) -> float:
@@ -157,6 +181,8 @@ def child(args: argparse.Namespace) -> None:
         value = [root.name, spent]
     elif args.measure == "floor":
         value = measure_floor(order_files([work / name for name in args.names]))
+    elif args.measure == "write":
+        value = measure_write([work / name for name in args.names], work / "written")
     elif args.measure == "adjudicate":
         value = measure_adjudicate([work / name for name in args.names])
     elif args.measure == "audit":
@@ -222,23 +248,35 @@ def prepared(work: Path, tag: str, count: int, players: int) -> tuple[list[Path]
     return [work / name for name in names], names
 
 
+def adjudicated(table: Table, work: Path, folders: list[Path], names: list[str], label: str, repeat: int) -> float:
+    """Floor, adjudication and write floor of one set of campaigns, as table rows; returns the adjudication time."""
+    floor, floor_mem = repeated(repeat, "floor", str(work), *names)
+    copies: list[str] = []
+
+    def fresh() -> tuple[str, ...]:
+        copies[:] = fresh_copies(folders, work / "run")
+        return ("adjudicate", str(work), *copies)
+
+    spent, mem = repeated(repeat, prepare=fresh)
+    written, written_mem = repeated(repeat, "write", str(work), *copies)
+    count = sum(len(list((f / "turn-001" / "orders").iterdir())) for f in folders)
+    files = sum(1 for c in copies for p in (work / c / "turn-001").rglob("*") if p.is_file() and "orders" not in p.parts)
+    table.add(f"floor: parse {count} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
+    table.add(f"write floor: create the {files} files the turns add", f"{written:.3f} s", written_mem, f"{written / floor:.1f}x floor", "")
+    table.add(label, f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor ({spent / (floor + written):.1f}x parse+write)", "<= 2x")
+    return spent
+
+
 def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
     folders, names = prepared(work, "batch", campaigns, 6)
-    floor, floor_mem = repeated(repeat, "floor", str(work), *names)
-    spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
-    table.add(f"floor: parse {campaigns * 6} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
-    table.add(f"pbem adjudicate x{campaigns} six-player", f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor", "<= 2x")
+    adjudicated(table, work, folders, names, f"pbem adjudicate x{campaigns} six-player", repeat)
 
 
 def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
     times = {}
     for size in sizes:
         folders, names = prepared(work, f"big{size}", 1, size)
-        floor, floor_mem = repeated(repeat, "floor", str(work), *names)
-        spent, mem = repeated(repeat, prepare=lambda: ("adjudicate", str(work), *fresh_copies(folders, work / "run")))
-        times[size] = spent
-        table.add(f"floor: parse {size} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
-        table.add(f"one turn, {size} players", f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor", "<= 2x")
+        times[size] = adjudicated(table, work, folders, names, f"one turn, {size} players", repeat)
     for small, large in zip(sizes, sizes[1:]):
         ratio = times[large] / times[small]
         table.add(f"time({large}) / time({small})", "", None, f"{ratio:.1f}", f"<= {large / small * 1.1:.0f}")
@@ -287,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", type=int)
     parser.add_argument("--big", help="player counts for the one-turn test, e.g. 1000,10000")
     parser.add_argument("--repeat", type=int)
+    parser.add_argument("--where", help="folder to make the campaigns in (default: the system's temporary folder); e.g. /dev/shm for a RAM disk")
     args = parser.parse_args(argv)
     if args.child:
         measure, work, *names = args.child
@@ -296,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(n) for n in (args.big or ("100,1000" if args.quick else "1000,10000")).split(",")]
     repeat = args.repeat or (1 if args.quick else 3)
     table = Table()
-    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-", dir=args.where) as tmp:
         work = Path(tmp)
         chosen = args.only.split(",")
         if "batch" in chosen:

@@ -75,12 +75,19 @@ def test_next_run_after_a_crash_gives_the_uninterrupted_result(campaign: Path, t
 def test_a_failed_turn_changes_nothing(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _snapshot(campaign)
 
-    def broken_disk(root: Path, files: dict[str, bytes]) -> None:
-        raise OSError(28, "No space left on device")
+    real_write = atomic._write_new
+    writes = []
 
-    monkeypatch.setattr(atomic, "write_tree", broken_disk)
+    def disk_full_on_the_third_file(path: Path, data: bytes, sync: bool = True) -> None:
+        writes.append(path)
+        if len(writes) == 3:
+            raise OSError(28, "No space left on device")
+        real_write(path, data, sync)
+
+    monkeypatch.setattr(atomic, "_write_new", disk_full_on_the_third_file)
     with pytest.raises(OSError):
         adjudicate(campaign, nmr=True)
+    assert not (campaign / ".turn-001.new").exists()  # the half-built turn takes no space
     atomic.recover(campaign)
     assert _snapshot(campaign) == before
 

@@ -65,6 +65,15 @@ def test_player_text_never_opens_or_closes_a_tag() -> None:
     assert out.replace("[\u200b", "[").count("[url=http://evil.example]click[/url]") == 2
 
 
+def test_text_that_mimics_the_converters_placeholders_is_inert() -> None:
+    # Private-use U+E000-U+E003 mark placeholders inside the converter; text carrying them must not
+    # pull in another placeholder's text or crash, so they come out as U+FFFD.
+    for name in ["\ue0000\ue001 *x*", "\ue0029\ue003 [b]", "a_\ue000\ue001_"]:
+        out = to_bbcode(f"Name: {markdown_text(name)}\n")
+        assert not re.search("[\ue000-\ue003]", out)
+        assert out.replace("[\u200b", "[").rstrip() == "Name: " + re.sub("[\ue000-\ue003]", "\ufffd", name)
+
+
 def test_wide_letters_keep_columns_aligned() -> None:
     out = to_bbcode("| 이름 | n |\n| --- | ---: |\n| 지킬 | 1 |\n| Hyde | 10 |\n")
     assert width("지킬") == 4
@@ -74,7 +83,8 @@ def test_wide_letters_keep_columns_aligned() -> None:
 MARKUP_LETTERS = st.text(alphabet=st.sampled_from(list("ab `*_[]\\/#|()<>!~-+.1:=")), max_size=30)
 
 
-@given(MARKUP_LETTERS | st.text(max_size=60).filter(lambda t: "\u200b" not in t))  # (the marker itself is ambiguous)
+@given(MARKUP_LETTERS | st.text(max_size=60).filter(lambda t: "\u200b" not in t and not re.search("[\ue000-\ue003]", t)))
+# (the marker itself is ambiguous; the converter's placeholder characters are tested below)
 def test_any_escaped_text_comes_back_as_typed_and_inert(text: str) -> None:
     out = to_bbcode(f"Name: {markdown_text(text)}\n")
     assert re.search(r"\[(?=/?[A-Za-z*])", out) is None

@@ -189,3 +189,37 @@ def test_usage_errors_exit_2() -> None:
     for args in ([], ["adjudicate"], ["frobnicate"], ["new", "x"]):
         result = subprocess.run([sys.executable, "-m", "adjudicator", *args], capture_output=True, cwd=REPO)
         assert result.returncode == 2, args
+
+
+def test_a_batch_flushes_together_yet_each_campaign_stands_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pbem adjudicate` over many campaigns shares its flushes to disk (adjudicate.BATCH at a time);
+    the turns it writes are the ones a run per campaign writes, refusals stay per campaign, and a
+    folder named twice has two turns, one after the other, as if named in two runs."""
+    from adjudicator import adjudicate as module
+
+    monkeypatch.setattr(module, "BATCH", 3)
+    names = [f"c{i}" for i in range(7)]
+    for name in names:
+        pbem(capsys, "new", tmp_path / "batch" / name, "--game", "secrets", "--players", "a,b,c", "--no-passwords", "--seed", name)
+    (tmp_path / "batch" / "c4" / "turn-001" / "orders" / "a.yaml").write_text("player: a\nturn: 1\norders: ['SID 7 steal b 10']\n")
+    import shutil
+
+    shutil.copytree(tmp_path / "batch", tmp_path / "alone")
+    folders = [tmp_path / "batch" / n for n in names]
+    with locked(folders[5]):
+        code, out, err = pbem(capsys, "adjudicate", *folders[:3], folders[1], *folders[3:], "--nmr")
+    assert code == 1
+    assert "c5 is busy" in err and err.count("pbem: ") == 1
+    assert out.count("turn 1 adjudicated") == 6 and out.count("turn 2 adjudicated") == 1
+    for name in names:
+        alone = tmp_path / "alone" / name
+        for _ in range({"c1": 2, "c5": 0}.get(name, 1)):
+            assert pbem(capsys, "adjudicate", alone, "--nmr")[0] == 0
+        for path in sorted(alone.rglob("*")):
+            if path.is_file() and path.name != ".lock":
+                batched = tmp_path / "batch" / name / path.relative_to(alone)
+                assert batched.read_bytes() == path.read_bytes(), batched
+        listed = [sorted(p.name for p in folder.iterdir() if p.name != ".lock") for folder in (tmp_path / "batch" / name, alone)]
+        assert listed[0] == listed[1]

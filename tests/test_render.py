@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from adjudicator.adjudicate import adjudicate
@@ -42,3 +43,26 @@ def test_player_text_is_printed_never_evaluated(tmp_path: Path) -> None:
     assert "{{ 7*7 }} {% raw %}" in report and "49" not in report
     for path in root.rglob("reports/*"):
         assert password not in path.read_text()
+
+
+def test_dict_fields_read_as_items_and_methods_stay_methods(tmp_path: Path) -> None:
+    """Templates read `event.code` from dicts as items first (fast), with Jinja's usual results:
+    a key named like a dict method (a player called `items`) still leaves the method reachable,
+    and in a campaign's sandboxed templates nothing of Python's objects opens up."""
+    from jinja2 import UndefinedError
+    from jinja2.sandbox import SecurityError
+
+    from adjudicator.render import Renderer
+
+    data = {"d": {"code": "stolen", "items": "a player", "pop": 1}}
+    shipped = Renderer("secrets").env
+    assert shipped.from_string("{{ d.code }} {{ d['items'] }} {{ d.items() | list | length }}").render(data) == "stolen a player 3"
+    (tmp_path / "templates").mkdir()
+    sandboxed = Renderer("secrets", tmp_path).env
+    assert sandboxed.from_string("{{ d.code }} {{ d.items() | list | length }}").render(data) == "stolen 3"
+    with pytest.raises(UndefinedError):
+        shipped.from_string("{{ d.missing }}").render(data)
+    for env in (shipped, sandboxed):  # `pop` names a dict method: the method, as Jinja always gives, not the item
+        assert env.from_string("{{ d.pop is callable }}").render(data) == "True"
+    with pytest.raises(SecurityError):  # Python's internals stay closed to a GM's template
+        sandboxed.from_string("{{ d.__class__ }}").render(data)
