@@ -1,9 +1,11 @@
 """Crash-safe writes and the campaign lock.
 
 A file is written to a dot-named temporary beside it, flushed to disk and
-renamed over the old one. A whole turn is built in a dot-named folder and
-swapped into place (see commit_folder); `recover` finishes or undoes a swap
-that a crash interrupted, so a campaign is always either before or after a turn.
+renamed over the old one. A whole turn is built in a dot-named folder (`stage`),
+made durable (`flush`, which a batch of campaigns shares), swapped into place
+(`swap`) and the renames made durable (`settle`); `commit_folder` does all four
+for one folder. `recover` finishes or undoes a swap that a crash interrupted,
+so a campaign is always either before or after a turn.
 """
 
 from __future__ import annotations

@@ -34,9 +34,9 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
-def _run(kill_at: int, root: Path) -> subprocess.CompletedProcess[str]:
+def _run(kill_at: int, *roots: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(CRASHPOINT), str(kill_at), "adjudicate", str(root), "--nmr"],
+        [sys.executable, str(CRASHPOINT), str(kill_at), "adjudicate", *map(str, roots), "--nmr"],
         capture_output=True, text=True,
     )
 
@@ -74,3 +74,33 @@ def test_every_kill_point_leaves_before_or_after(before: Path, tmp_path: Path) -
             assert again.returncode == 0, again.stderr
         assert _snapshot(root) == expected_after, f"kill point {point}: rerun differs from an uninterrupted run"
     print(f"FIGURE secrets adjudicate kill points survived: {len(points)} of {changes}")
+
+
+def test_a_batch_killed_anywhere_leaves_each_campaign_before_or_after(before: Path, tmp_path: Path) -> None:
+    """Three campaigns in one run share their flushes: a kill between the shared flush and
+    the swaps, or between two campaigns' swaps, still leaves each one whole."""
+    names = ("one", "two", "three")
+    after = tmp_path / "after"
+    for name in names:
+        shutil.copytree(before, after / name)
+    counted = _run(COUNT, *(after / n for n in names))
+    assert counted.returncode == 0, counted.stderr
+    changes = int(counted.stderr.strip().splitlines()[-1])
+    expected_before, expected_after = _snapshot(before), _snapshot(after / "one")
+    points = range(1, changes + 1)
+    if os.environ.get("PBEM_CRASH_POINTS") != "all":
+        points = sorted({1 + (changes - 1) * i // 11 for i in range(12)})
+    for point in points:
+        roots = [tmp_path / f"kill-{point}" / n for n in names]
+        for root in roots:
+            shutil.copytree(before, root)
+        killed = _run(point, *roots)
+        assert killed.returncode == -9, f"kill point {point} of {changes} was not reached"
+        for root in roots:
+            recover(root)
+            assert _snapshot(root) in (expected_before, expected_after), f"kill point {point}: {root.name} is half done"
+        behind = [r for r in roots if _snapshot(r) == expected_before]
+        if behind:
+            assert _run(NEVER, *behind).returncode == 0
+        assert all(_snapshot(r) == expected_after for r in roots), f"kill point {point}: rerun differs"
+    print(f"FIGURE secrets batch adjudicate kill points survived: {len(points)} of {changes}")
