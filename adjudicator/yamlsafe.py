@@ -74,14 +74,11 @@ class _Mapping:
         self.has_key = False
 
 
-def _add(parent: Any, value: Any, event: Any) -> None:
-    if isinstance(parent, list):
-        parent.append(value)
-        return
+def _add_to_mapping(parent: _Mapping, value: Any, event: Any) -> None:
     if not parent.has_key:
         if isinstance(value, (dict, list)):
             raise YamlError(f"a mapping key must be a plain value, not a list or mapping{_where(event)}")
-        if value == "<<" and isinstance(event, yaml.ScalarEvent) and event.implicit[0]:
+        if value == "<<" and type(event) is yaml.ScalarEvent and event.implicit[0]:
             raise YamlError(f"merge keys (<<) are not accepted{_where(event)}")
         if value in parent.data:
             raise YamlError(f"duplicate key {str(value)[:40]!r} in one mapping{_where(event)}")
@@ -120,38 +117,45 @@ def load(data: bytes | str) -> Any:
         loader.dispose()
 
 
+_COLLECTION_TAGS = (None, "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
+
+
 def _build(loader: Any) -> Any:
+    # Events are told apart by their exact class (libyaml's parser makes no subclasses):
+    # a file of orders is hundreds of events, and this loop is most of reading one.
     stack: list[Any] = []
     documents = 0
     result: Any = None
-    while loader.check_event():
-        event = loader.get_event()
-        if isinstance(event, yaml.DocumentStartEvent):
+    check, get = loader.check_event, loader.get_event
+    while check():
+        event = get()
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            value = _scalar(event)
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.tag not in _COLLECTION_TAGS:
+                raise YamlError(f"YAML tags such as {_tag(event.tag)} are not accepted{_where(event)}")
+            if len(stack) >= MAX_DEPTH:
+                raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep{_where(event)}")
+            stack.append([] if kind is yaml.SequenceStartEvent else _Mapping())
+            continue
+        elif kind is yaml.MappingEndEvent:
+            value = stack.pop().data
+        elif kind is yaml.SequenceEndEvent:
+            value = stack.pop()
+        elif kind is yaml.AliasEvent:
+            raise YamlError(f"YAML aliases (*{str(event.anchor)[:40]}) are not accepted{_where(event)}")
+        elif kind is yaml.DocumentStartEvent:
             documents += 1
             if documents > 1:
                 raise YamlError(f"the file holds more than one YAML document{_where(event)}")
             continue
-        if isinstance(event, yaml.AliasEvent):
-            raise YamlError(f"YAML aliases (*{str(event.anchor)[:40]}) are not accepted{_where(event)}")
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if event.tag is not None and event.tag not in (
-                "tag:yaml.org,2002:seq",
-                "tag:yaml.org,2002:map",
-            ):
-                raise YamlError(f"YAML tags such as {_tag(event.tag)} are not accepted{_where(event)}")
-            if len(stack) >= MAX_DEPTH:
-                raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep{_where(event)}")
-            stack.append([] if isinstance(event, yaml.SequenceStartEvent) else _Mapping())
-            continue
-        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            done = stack.pop()
-            value = done.data if isinstance(done, _Mapping) else done
-        elif isinstance(event, yaml.ScalarEvent):
-            value = _scalar(event)
         else:  # stream and document ends
             continue
-        if stack:
-            _add(stack[-1], value, event)
-        else:
+        if not stack:
             result = value
+        elif type(stack[-1]) is list:
+            stack[-1].append(value)
+        else:
+            _add_to_mapping(stack[-1], value, event)
     return result

@@ -201,7 +201,10 @@ def run_child(*args: str) -> tuple[Any, float]:
     """(figure printed by the child, its peak resident memory in MiB).
 
     The parent stays small (it only orchestrates), because a child's peak memory as
-    wait4 reports it includes what it inherited at fork."""
+    wait4 reports it includes what it inherited at fork. Every child starts with nothing
+    waiting to be written to disk: the fresh copies made just before a measurement would
+    otherwise be flushed by the turn's own syncfs and charged to it."""
+    os.sync()
     process = subprocess.Popen([sys.executable, __file__, "--child", *args], stdout=subprocess.PIPE, cwd=REPO)
     assert process.stdout is not None
     out = process.stdout.read()
