@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import atomic, yamlsafe
+from . import atomic, parallel, yamlsafe
 from .campaign import Campaign, CampaignError
 from .render import Renderer
 from .turn import TurnOutput, turn
@@ -82,7 +83,7 @@ def prepare(root: Path) -> Campaign:
     return campaign
 
 
-def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None) -> tuple[Outcome, atomic.Staged]:
+def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1) -> tuple[Outcome, atomic.Staged]:
     """Settle the pending turn and build its folder beside the old one; the caller holds the
     lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done."""
     campaign = Campaign.open(root)
@@ -107,7 +108,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None) -> tuple[Outc
     previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
     try:
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer)
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs)
     except Exception as exc:
         if not from_template(exc):
             raise
@@ -128,9 +129,10 @@ def _require_campaign(root: Path) -> None:
         Campaign.open(root)  # raises CampaignError in words
 
 
-def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None) -> Outcome:
-    """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done."""
-    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer)
+def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None, jobs: int = 1) -> Outcome:
+    """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done.
+    `jobs` processes share the reading and the reports of a large campaign."""
+    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer, jobs)
     if not isinstance(result, Outcome):
         raise result
     return result
@@ -144,22 +146,47 @@ settling a small campaign's turn, so a batch shares it. Each campaign stays lock
 turn is in place; a crash leaves each campaign of the batch before or after its turn."""
 
 
-def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False) -> Iterator[tuple[Path, Result]]:
+def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False, jobs: int = 1) -> Iterator[tuple[Path, Result]]:
     """Adjudicate the pending turn of each campaign, in order, sharing flushes to disk.
 
     Yields each folder with its Outcome or with the error that refused it; a
-    refusal of one campaign changes nothing in the others.
+    refusal of one campaign changes nothing in the others. With `jobs` above 1
+    the groups of campaigns are settled by that many processes at once (results
+    still come in the order given); a single campaign, or a run that names a
+    folder twice (its turns must follow one another), settles one campaign at a
+    time and lets each large turn share its work among the processes instead.
     """
-    pending = [Path(r) for r in roots]
-    while pending:
-        group, seen = [], set()
-        while pending and len(group) < BATCH and pending[0].resolve() not in seen:  # a folder named twice waits its turn
-            seen.add(pending[0].resolve())
-            group.append(pending.pop(0))
-        yield from _adjudicate_group(group, nmr)
+    folders = [Path(r) for r in roots]
+    named = [f.resolve() for f in folders]
+    twice = len(set(named)) < len(named)
+    workers = 1 if twice or not parallel.can_fork() else max(1, min(jobs, len(folders)))
+    size = max(1, min(BATCH, -(-len(folders) // workers)))  # every process gets work, each group shares a flush
+    groups: list[list[Path]] = []
+    in_group: set[Path] = set()
+    for folder, resolved in zip(folders, named):
+        if not groups or len(groups[-1]) >= size or resolved in in_group:
+            groups.append([])  # a folder named twice waits for the next group
+            in_group = set()
+        groups[-1].append(folder)
+        in_group.add(resolved)
+    if workers == 1 or len(groups) == 1:  # one campaign at a time, each turn free to use the processes
+        for group in groups:
+            yield from _adjudicate_group(group, nmr, jobs=jobs)
+        return
+    for results in parallel.ordered_map(functools.partial(_group_in_worker, nmr=nmr), groups, workers, chunk=1):
+        yield from results
 
 
-def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = None) -> list[tuple[Path, Result]]:
+def _group_in_worker(group: list[Path], nmr: bool) -> list[tuple[Path, Result]]:
+    """One group, settled in a worker process; the written files stay on disk, not in the reply."""
+    results = _adjudicate_group(group, nmr)
+    for _, result in results:
+        if isinstance(result, Outcome):
+            result.output.files = {}
+    return results
+
+
+def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = None, jobs: int = 1) -> list[tuple[Path, Result]]:
     results: list[tuple[Path, Result]] = []
     staged: list[tuple[int, atomic.Staged]] = []  # (index in results, the built turn)
     with ExitStack() as locks:
@@ -168,7 +195,7 @@ def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = 
                 try:
                     _require_campaign(root)
                     locks.enter_context(atomic.locked(root))
-                    outcome, built = _staged_turn(root, nmr, renderer)
+                    outcome, built = _staged_turn(root, nmr, renderer, jobs)
                 except (Refused, atomic.Busy, CampaignError, OSError) as exc:
                     results.append((root, exc))
                     continue

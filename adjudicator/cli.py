@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -209,12 +210,25 @@ def _report_outcome(out: Any, outcome: Any) -> None:
     out.print("\n".join(lines))
 
 
+def _jobs(text: str) -> int:
+    """`--jobs N`: a count of processes, 0 for one per CPU core."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of processes") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError("the number of processes cannot be negative")
+    if count == 0:
+        count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return count
+
+
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from .adjudicate import Outcome, adjudicate_many
 
     out = _console()
     failed = 0
-    for folder, result in adjudicate_many([Path(d) for d in args.dirs], nmr=args.nmr):
+    for folder, result in adjudicate_many([Path(d) for d in args.dirs], nmr=args.nmr, jobs=args.jobs):
         if isinstance(result, Outcome):
             _report_outcome(out, result)
             continue
@@ -467,6 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("adjudicate", cmd_adjudicate, "adjudicate the pending turn of each campaign named")
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")
 
     p = command("ingest", cmd_ingest, "file orders from a Maildir, an mbox or .eml files into the pending turn")
     p.add_argument("dir")

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import schedule, yamlsafe
+from . import parallel, schedule, yamlsafe
 from .bbcode import to_bbcode
 from .campaign import Campaign, dump_json
 from .games.base import Event, Game, Seat, State, visible
@@ -202,6 +202,7 @@ def render_reports(
     previous_state: State | None,
     deadline: bytes | None = None,
     seats: dict[str, list[dict[str, Any]]] | None = None,
+    jobs: int = 1,
 ) -> dict[str, bytes]:
     over = game.is_over(state)
     upcoming = json.loads(deadline) if deadline else None
@@ -221,25 +222,41 @@ def render_reports(
         "nmr": sorted(p for p, s in submissions.items() if s.nmr),
         "due_this_turn": game.due(previous_state) if previous_state is not None else [],
     }
-    files: dict[str, bytes] = {}
     index = EventIndex(events)
-    public = {**common, "player": None, "view": game.view(state, None), "events": index.visible_to(None), "my_events": []}
-    for name, data in renderer.render("public", "public", public).items():
-        files[f"reports/{name}"] = data
-    if "reports/public.md" in files:  # every game gets BBCode for forums; a campaign's public.bbcode.j2 wins
-        files.setdefault("reports/public.bbcode", to_bbcode(files["reports/public.md"].decode("utf-8")).encode("utf-8"))
-    for player in state["players"]:
+
+    def reports(reader: str | None) -> dict[str, bytes]:
+        """The public report (reader None, with its BBCode form) or one player's private report."""
+        if reader is None:
+            context = {**common, "player": None, "view": game.view(state, None), "events": index.visible_to(None), "my_events": []}
+            rendered = renderer.render("public", "public", context)
+            if "public.md" in rendered:  # every game gets BBCode for forums; a campaign's public.bbcode.j2 wins
+                rendered.setdefault("public.bbcode", to_bbcode(rendered["public.md"].decode("utf-8")).encode("utf-8"))
+            return rendered
         context = {
             **common,
-            "player": player,
-            "view": game.view(state, player),
-            "events": index.visible_to(player),
-            "my_events": index.about(player),
-            "submission": submissions.get(player),
+            "player": reader,
+            "view": game.view(state, reader),
+            "events": index.visible_to(reader),
+            "my_events": index.about(reader),
+            "submission": submissions.get(reader),
         }
-        for name, data in renderer.render("private", player, context).items():
+        return renderer.render("private", reader, context)
+
+    readers: list[str | None] = [None, *state["players"]]
+    files: dict[str, bytes] = {}
+    for rendered in parallel.ordered_map(reports, readers, _processes(jobs, len(readers))):
+        for name, data in rendered.items():
             files[f"reports/{name}"] = data
     return files
+
+
+PARALLEL_FROM = 200
+"""Players from which a turn spreads its order files and reports over `--jobs` processes:
+below that, starting the processes costs more than they save."""
+
+
+def _processes(jobs: int, players: int) -> int:
+    return jobs if players >= PARALLEL_FROM else 1
 
 
 def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Renderer) -> TurnOutput:
@@ -267,10 +284,12 @@ def turn(
     previous_manifest: bytes,
     seed: str,
     renderer: Renderer,
+    jobs: int = 1,
 ) -> TurnOutput:
     """Check every file, add NMR defaults, resolve, render: the whole turn as bytes.
 
-    `order_bytes` maps each file name in the orders folder to its content.
+    `order_bytes` maps each file name in the orders folder to its content; `jobs`
+    processes share the order files and the reports of a large campaign.
     """
     game = campaign.game
     setup = campaign.setup_record()
@@ -287,12 +306,14 @@ def turn(
             by_player[stem] = (name, data)
         else:
             stray.append(name)
-    for player in game.due(state):
-        if player in by_player:
-            name, data = by_player[player]
-            submissions[player] = load_submission(campaign, state, turn_number, player, data, f"orders/{name}")
-        else:
-            submissions[player] = missing(player)
+    def submission(player: str) -> Submission:
+        if player not in by_player:
+            return missing(player)
+        name, data = by_player[player]
+        return load_submission(campaign, state, turn_number, player, data, f"orders/{name}")
+
+    due = game.due(state)
+    submissions.update(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
     new_state, events, used = resolve(game, state, submissions, rng)
     results = {
         "turn": turn_number,
@@ -305,7 +326,7 @@ def turn(
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
     deadline = next_deadline(campaign, turn_number, game.is_over(new_state))
     history = seat_history(campaign, setup, turn_number)
-    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history))
+    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
     if deadline is not None:
         inputs[DEADLINE_FILE] = deadline

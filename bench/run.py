@@ -91,15 +91,15 @@ def measure_write(folders: list[Path], into: Path) -> float:
     return elapsed
 
 
-def measure_adjudicate(folders: list[Path]) -> float:
-    """`pbem adjudicate DIR...` in-process, as the CLI runs it, on fresh copies."""
+def measure_adjudicate(folders: list[Path], jobs: int) -> float:
+    """`pbem adjudicate DIR... --jobs N` in-process, as the CLI runs it, on fresh copies."""
     from adjudicator.cli import main
 
     start = time.perf_counter()
     with open(os.devnull, "w") as quiet:
         stdout, sys.stdout = sys.stdout, quiet
         try:
-            code = main(["adjudicate", *map(str, folders)])
+            code = main(["adjudicate", "--jobs", str(jobs), *map(str, folders)])
         finally:
             sys.stdout = stdout
     elapsed = time.perf_counter() - start
@@ -183,8 +183,8 @@ def child(args: argparse.Namespace) -> None:
         value = measure_floor(order_files([work / name for name in args.names]))
     elif args.measure == "write":
         value = measure_write([work / name for name in args.names], work / "written")
-    elif args.measure == "adjudicate":
-        value = measure_adjudicate([work / name for name in args.names])
+    elif args.measure == "adjudicate":  # jobs, folder names
+        value = measure_adjudicate([work / name for name in args.names[1:]], int(args.names[0]))
     elif args.measure == "audit":
         value = measure_audit(work / args.names[0])
     elif args.measure == "engine":
@@ -251,22 +251,31 @@ def prepared(work: Path, tag: str, count: int, players: int) -> tuple[list[Path]
     return [work / name for name in names], names
 
 
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def adjudicated(table: Table, work: Path, folders: list[Path], names: list[str], label: str, repeat: int) -> float:
-    """Floor, adjudication and write floor of one set of campaigns, as table rows; returns the adjudication time."""
+    """Floor, adjudication (in one process, and with --jobs for every core) and write floor
+    of one set of campaigns, as table rows; returns the one-process adjudication time."""
     floor, floor_mem = repeated(repeat, "floor", str(work), *names)
     copies: list[str] = []
 
-    def fresh() -> tuple[str, ...]:
+    def fresh(jobs: int) -> tuple[str, ...]:
         copies[:] = fresh_copies(folders, work / "run")
-        return ("adjudicate", str(work), *copies)
+        return ("adjudicate", str(work), str(jobs), *copies)
 
-    spent, mem = repeated(repeat, prepare=fresh)
+    spent, mem = repeated(repeat, prepare=lambda: fresh(1))
+    if CORES > 1:
+        shared, shared_mem = repeated(repeat, prepare=lambda: fresh(CORES))
     written, written_mem = repeated(repeat, "write", str(work), *copies)
     count = sum(len(list((f / "turn-001" / "orders").iterdir())) for f in folders)
     files = sum(1 for c in copies for p in (work / c / "turn-001").rglob("*") if p.is_file() and "orders" not in p.parts)
     table.add(f"floor: parse {count} order files", f"{floor:.3f} s", floor_mem, "1.0", "")
     table.add(f"write floor: create the {files} files the turns add", f"{written:.3f} s", written_mem, f"{written / floor:.1f}x floor", "")
     table.add(label, f"{spent:.3f} s", mem, f"{spent / floor:.1f}x floor ({spent / (floor + written):.1f}x parse+write)", "<= 2x")
+    if CORES > 1:
+        ratio = f"{shared / floor:.1f}x floor ({shared / (floor + written):.1f}x parse+write)"
+        table.add(f"{label}, --jobs {CORES}", f"{shared:.3f} s", shared_mem, ratio, "<= 2x")
     return spent
 
 

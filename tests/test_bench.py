@@ -1,5 +1,6 @@
 """The benchmark runs end to end at a tiny size (its timings are never asserted)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,10 +16,12 @@ def test_benchmark_runs_every_measure_on_a_tiny_size() -> None:
     names = [line.split("  ")[0] for line in result.stdout.splitlines()[1:]]
     from adjudicator.games import GAMES
 
-    expected = ["floor: parse 18 order files", "write floor: create the 33 files the turns add", "pbem adjudicate x3 six-player",
-                "floor: parse 10 order files", "write floor: create the 15 files the turns add", "one turn, 10 players",
-                "floor: parse 20 order files", "write floor: create the 25 files the turns add", "one turn, 20 players",
-                "time(20) / time(10)"]
+    cores = len(os.sched_getaffinity(0))
+    expected = []
+    for floor, files, label in (("18", "33", "pbem adjudicate x3 six-player"), ("10", "15", "one turn, 10 players"), ("20", "25", "one turn, 20 players")):
+        expected += [f"floor: parse {floor} order files", f"write floor: create the {files} files the turns add", label]
+        expected += [f"{label}, --jobs {cores}"] if cores > 1 else []
+    expected += ["time(20) / time(10)"]
     expected += [f"pbem audit, {g} demo" for g in sorted(GAMES)]
     expected += ["python -c 'import yaml' (cold)", "pbem check one file (cold)"]
     expected += [f"engine: whole {g} games" for g in sorted(GAMES)]

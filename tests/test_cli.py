@@ -223,3 +223,33 @@ def test_a_batch_flushes_together_yet_each_campaign_stands_alone(
                 assert batched.read_bytes() == path.read_bytes(), batched
         listed = [sorted(p.name for p in folder.iterdir() if p.name != ".lock") for folder in (tmp_path / "batch" / name, alone)]
         assert listed[0] == listed[1]
+
+
+def test_jobs_settle_campaigns_in_parallel_with_the_same_files_and_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from adjudicator import adjudicate as module
+
+    monkeypatch.setattr(module, "BATCH", 2)  # several groups for the two processes to share
+    names = [f"c{i}" for i in range(5)]
+    for name in names:
+        pbem(capsys, "new", tmp_path / "one" / name, "--game", "secrets", "--players", "a,b,c,d", "--no-passwords", "--seed", name)
+        (tmp_path / "one" / name / "turn-001" / "orders" / "b.yaml").write_text("player: b\nturn: 1\norders: ['SID 6 steal a 9', 'SID 9 guard 1']\n")
+    (tmp_path / "one" / "c3" / "turn-001" / "orders" / "c.yaml").write_text("not: [valid")
+    shutil.copytree(tmp_path / "one", tmp_path / "two")
+    runs = {}
+    for folder, jobs in (("one", "1"), ("two", "2")):
+        code, out, err = pbem(capsys, "adjudicate", *(tmp_path / folder / n for n in names), "--nmr", "--jobs", jobs)
+        assert code == 0, err
+        runs[folder] = out.replace(str(tmp_path / folder), "ROOT")
+    assert runs["one"] == runs["two"] and runs["one"].count("turn 1 adjudicated") == 5 and "file rejected" in runs["one"]
+    for name in names:
+        one, two = tmp_path / "one" / name, tmp_path / "two" / name
+        files = sorted(str(p.relative_to(one)) for p in one.rglob("*") if p.is_file())
+        assert files == sorted(str(p.relative_to(two)) for p in two.rglob("*") if p.is_file())
+        assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
+    with pytest.raises(SystemExit) as usage:
+        main(["adjudicate", str(tmp_path / "one" / "c0"), "--jobs", "-1"])
+    assert usage.value.code == 2 and "cannot be negative" in capsys.readouterr().err

@@ -33,3 +33,28 @@ def test_large_campaign_reports_stay_personal(tmp_path: Path) -> None:
     public = (reports / "public.md").read_text()
     assert "| Agent 06 9 |" in public and "| Agent 01 10 |" in public
     assert public.count("\n| Agent ") >= 20 + 2  # every player in the standings, every attempt listed
+
+
+def test_jobs_share_a_large_turn_and_change_no_byte(tmp_path: Path) -> None:
+    """Past turn.PARALLEL_FROM players `--jobs` spreads the order files and the reports over
+    processes; the turn written is the one a single process writes, passwords and all."""
+    import shutil
+
+    from adjudicator.demo import write_demo_orders
+    from adjudicator.campaign import Campaign
+    from adjudicator.turn import PARALLEL_FROM
+
+    count = PARALLEL_FROM + 10
+    root = tmp_path / "one" / "mega"
+    players = [{"id": f"p{i:03d}", "name": f"Agent {i:03d}"} for i in range(count)]
+    create(root, "secrets", players, seed="mega", passwords=False, options=[f"max_players={count}"])
+    write_demo_orders(Campaign.open(root), {})
+    (root / "turn-001" / "orders" / "p003.yaml").write_text("player: p003\nturn: 1\norders: [{sid: 9, guard: 1}]\n")
+    (root / "turn-001" / "orders" / "p004.yaml").write_text("{not yaml")
+    (root / "turn-001" / "orders" / "p005.yaml").unlink()
+    shutil.copytree(root, tmp_path / "two" / "mega")
+    alone = adjudicate(root, nmr=True)
+    shared = adjudicate(tmp_path / "two" / "mega", nmr=True, jobs=2)
+    assert alone.output.files == shared.output.files
+    assert [s.status for s in shared.output.submissions.values()].count("accepted") == count - 2
+    assert shared.output.submissions["p003"].void and shared.output.submissions["p004"].status == "rejected"
