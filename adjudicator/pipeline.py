@@ -60,6 +60,19 @@ class Submission:
         }
 
 
+@dataclass(frozen=True)
+class Roster:
+    """Who plays and who is due, as sets: worked out once per turn, not once per order file
+    (a 10,000-player turn would otherwise search its lists 10,000 times)."""
+
+    players: frozenset[str]
+    due: frozenset[str]
+
+    @classmethod
+    def of(cls, game: Game, state: State) -> "Roster":
+        return cls(frozenset(state["players"]), frozenset(game.due(state)))
+
+
 PasswordCheck = Callable[[str, str], bool]
 """(player, password) -> whether it is that player's password."""
 
@@ -100,8 +113,10 @@ def check_document(
     expected_player: str | None,
     password_ok: PasswordCheck | None,
     source: str = "",
+    roster: Roster | None = None,
 ) -> Submission:
     """Check a parsed order file: the envelope first (any fault rejects the file), then each order."""
+    roster = roster or Roster.of(game, state)
     player = expected_player or (document.get("player") if isinstance(document, dict) else None) or "?"
     sub = Submission(player=str(player), status="rejected", source=source)
     if not isinstance(document, dict):
@@ -118,7 +133,7 @@ def check_document(
     if isinstance(sender, str):
         if expected_player is not None and sender != expected_player:
             sub.problems.append(Problem("player", f"says '{sender}' but the file is {source or expected_player + '.yaml'}"))
-        elif sender not in state["players"]:
+        elif sender not in roster.players:
             sub.problems.append(Problem("player", f"'{sender}' is not a player of this campaign"))
     if isinstance(number, int) and not isinstance(number, bool) and number != turn:
         sub.problems.append(Problem("turn", f"says {number} but the pending turn is {turn}"))
@@ -129,7 +144,7 @@ def check_document(
         elif isinstance(password, str) and not password_ok(sender, password):
             hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
             sub.problems.append(Problem("password", "is not this player's password" + hint))
-    if not sub.problems and document["player"] not in game.due(state):
+    if not sub.problems and document["player"] not in roster.due:
         sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
     if sub.problems:
         return sub

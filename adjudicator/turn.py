@@ -19,7 +19,7 @@ from . import parallel, schedule, yamlsafe
 from .bbcode import to_bbcode
 from .campaign import Campaign, dump_json
 from .games.base import Event, Game, Seat, State, visible
-from .pipeline import Problem, Submission, check_document, missing, resolve
+from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
 from .render import Renderer
 from .rng import Rng, commitment
 
@@ -40,7 +40,7 @@ def sha256(data: bytes) -> str:
 
 
 def load_submission(
-    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str
+    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str, roster: Roster | None = None
 ) -> Submission:
     """One order file, read and checked; any failure at all becomes that file's rejection."""
     try:
@@ -58,6 +58,7 @@ def load_submission(
             expected_player=player,
             password_ok=(lambda p, pw: campaign.password_ok(p, pw, turn)) if campaign.uses_passwords else None,
             source=source,
+            roster=roster,
         )
     except Exception as exc:  # noqa: BLE001
         return Submission(player, "rejected", source, [Problem("(the whole file)", f"could not be checked ({type(exc).__name__})")])
@@ -306,13 +307,15 @@ def turn(
             by_player[stem] = (name, data)
         else:
             stray.append(name)
+    due = game.due(state)
+    roster = Roster.of(game, state)
+
     def submission(player: str) -> Submission:
         if player not in by_player:
             return missing(player)
         name, data = by_player[player]
-        return load_submission(campaign, state, turn_number, player, data, f"orders/{name}")
+        return load_submission(campaign, state, turn_number, player, data, f"orders/{name}", roster)
 
-    due = game.due(state)
     submissions.update(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
     new_state, events, used = resolve(game, state, submissions, rng)
     results = {
