@@ -94,6 +94,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     if game.is_over(state):
         raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
     pending = last + 1
+    (campaign.turn_dir(pending) / "orders").mkdir(parents=True, exist_ok=True)  # where the missing players' files go
     order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
     names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
     missing = [p for p in game.due(state) if p not in names]
@@ -118,9 +119,13 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
 
 
 def _open_next_turn(outcome: Outcome) -> None:
-    """The orders folder of the turn after, where players' files will be dropped."""
+    """The orders folder of the turn after, where players' files will be dropped. The turn is
+    in place already; if the disk refuses the folder now, the next adjudicate, ingest or replace makes it."""
     if not outcome.campaign.game.is_over(outcome.output.state):
-        (outcome.campaign.turn_dir(outcome.output.turn + 1) / "orders").mkdir(parents=True, exist_ok=True)
+        try:
+            (outcome.campaign.turn_dir(outcome.output.turn + 1) / "orders").mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass
 
 
 def _require_campaign(root: Path) -> None:

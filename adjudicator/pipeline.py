@@ -69,7 +69,7 @@ class Roster:
     due: frozenset[str]
 
     @classmethod
-    def of(cls, game: Game, state: State) -> "Roster":
+    def of(cls, game: Game, state: State) -> Roster:
         return cls(frozenset(state["players"]), frozenset(game.due(state)))
 
 

@@ -244,8 +244,11 @@ def render_reports(
         return renderer.render("private", reader, context)
 
     readers: list[str | None] = [None, *state["players"]]
+    # A campaign's own templates render here: when one fails, the GM is told its file and
+    # line, which a worker process's traceback would not carry back.
+    processes = _processes(jobs, len(readers)) if renderer.campaign_root is None else 1
     files: dict[str, bytes] = {}
-    for rendered in parallel.ordered_map(reports, readers, _processes(jobs, len(readers))):
+    for rendered in parallel.ordered_map(reports, readers, processes):
         for name, data in rendered.items():
             files[f"reports/{name}"] = data
     return files

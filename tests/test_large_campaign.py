@@ -40,8 +40,8 @@ def test_jobs_share_a_large_turn_and_change_no_byte(tmp_path: Path) -> None:
     processes; the turn written is the one a single process writes, passwords and all."""
     import shutil
 
-    from adjudicator.demo import write_demo_orders
     from adjudicator.campaign import Campaign
+    from adjudicator.demo import write_demo_orders
     from adjudicator.turn import PARALLEL_FROM
 
     count = PARALLEL_FROM + 10
