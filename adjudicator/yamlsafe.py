@@ -110,6 +110,10 @@ def load(data: bytes | str) -> Any:
         problem = exc.problem or exc.context or "not valid YAML"
         mark = exc.problem_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        if "nesting depth" in problem:
+            # libyaml 0.2.6 scans a deep flow collection ahead and stops at its own limit of
+            # 1,000 levels before our count of events reaches MAX_DEPTH: the same refusal.
+            raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep{where}") from None
         raise YamlError(f"not valid YAML: {problem}{where}") from None
     except yaml.YAMLError as exc:
         raise YamlError(f"not valid YAML: {exc}") from None
