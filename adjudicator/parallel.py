@@ -8,7 +8,6 @@ process is asked for, the work runs here, in order, and gives the same results.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -20,6 +19,8 @@ _task: Callable[[Any], Any] | None = None
 
 
 def can_fork() -> bool:
+    import multiprocessing  # here, not at the top: a cold `pbem check` never forks
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -38,6 +39,8 @@ def ordered_map(task: Callable[[Item], Value], items: Sequence[Item], jobs: int,
     if jobs <= 1 or len(items) < 2 or not can_fork():
         yield from map(task, items)
         return
+    import multiprocessing
+
     size = chunk or -(-len(items) // (jobs * 4))
     chunks = [list(items[i : i + size]) for i in range(0, len(items), size)]
     _task = task
