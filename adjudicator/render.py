@@ -4,7 +4,7 @@ Templates live in `templates/<game>/` (and shared pieces in `templates/common/`)
 a campaign overrides one by putting a file of the same name in its own
 `templates/` folder. A campaign's own templates are a GM's code and run in
 Jinja's sandbox; the shipped ones are the project's code and run unsandboxed
-(the sandbox's checks on every attribute and call were a third of a turn).
+(the sandbox checks every attribute and every call, a cost paid per report).
 Either way undefined names are errors and HTML templates autoescape, so player
 text is never evaluated or injected.
 """
