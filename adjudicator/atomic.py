@@ -3,9 +3,9 @@
 A file is written to a dot-named temporary beside it, flushed to disk and
 renamed over the old one. A whole turn is built in a dot-named folder (`stage`),
 made durable (`flush`, which a batch of campaigns shares), swapped into place
-(`swap`) and the renames made durable (`settle`); `commit_folder` does all four
-for one folder. `recover` finishes or undoes a swap that a crash interrupted,
-so a campaign is always either before or after a turn.
+(`swap`) and the renames made durable (`settle`). `recover` finishes or undoes
+a swap that a crash interrupted, so a campaign is always either before or after
+a turn.
 """
 
 from __future__ import annotations
@@ -195,18 +195,6 @@ def settle(parents: Iterable[Path]) -> None:
     if parents and not _sync_filesystems(parents):
         for parent in parents:
             _fsync_dir(parent)
-
-
-def commit_folder(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> None:
-    """Make `final` hold its current content plus `files`, in one step that a crash cannot split."""
-    staged = stage(final, files, keep_existing)
-    try:
-        flush([staged])
-    except BaseException:
-        discard(staged)
-        raise
-    swap(staged)
-    settle([final.parent])
 
 
 def recover(parent: Path) -> None:

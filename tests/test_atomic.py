@@ -26,11 +26,15 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".lock"}
 
 
-def test_commit_folder_keeps_what_was_there(tmp_path: Path) -> None:
+def test_a_staged_folder_keeps_what_was_there(tmp_path: Path) -> None:
     final = tmp_path / "turn-001"
     (final / "orders").mkdir(parents=True)
     (final / "orders" / "a.yaml").write_text("x")
-    atomic.commit_folder(final, {"state.json": b"{}", "reports/a.txt": b"hi"})
+    staged = atomic.stage(final, {"state.json": b"{}", "reports/a.txt": b"hi"})
+    assert not (final / "state.json").exists()  # nothing in place before the swap
+    atomic.flush([staged])
+    atomic.swap(staged)
+    atomic.settle([tmp_path])
     assert (final / "orders" / "a.yaml").read_text() == "x"
     assert (final / "reports" / "a.txt").read_bytes() == b"hi"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["turn-001"]
