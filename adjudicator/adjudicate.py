@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import atomic, parallel, yamlsafe
 from .campaign import Campaign, CampaignError
+from .games.base import State
 from .render import Renderer
 from .turn import TurnOutput, turn
 
@@ -76,25 +77,28 @@ def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
 
 def prepare(root: Path) -> Campaign:
     """Open a campaign, finishing any turn a crash interrupted, and open the pending turn folder."""
+    return _opened(root)[0]
+
+
+def _opened(root: Path) -> tuple[Campaign, int, State]:
+    """What `prepare` does, with the last adjudicated turn and its state, read once."""
     campaign = Campaign.open(root)
     atomic.recover(campaign.root)
-    if not campaign.over:
-        (campaign.turn_dir(campaign.last_turn + 1) / "orders").mkdir(parents=True, exist_ok=True)
-    return campaign
+    last = campaign.last_turn
+    state = campaign.state(last)
+    if not campaign.game.is_over(state):
+        (campaign.turn_dir(last + 1) / "orders").mkdir(parents=True, exist_ok=True)  # where players' files go
+    return campaign, last, state
 
 
 def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1) -> tuple[Outcome, atomic.Staged]:
     """Settle the pending turn and build its folder beside the old one; the caller holds the
     lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done."""
-    campaign = Campaign.open(root)
-    atomic.recover(campaign.root)
+    campaign, last, state = _opened(root)
     game = campaign.game
-    last = campaign.last_turn
-    state = campaign.state(last)
     if game.is_over(state):
         raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
     pending = last + 1
-    (campaign.turn_dir(pending) / "orders").mkdir(parents=True, exist_ok=True)  # where the missing players' files go
     order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
     names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
     missing = [p for p in game.due(state) if p not in names]
