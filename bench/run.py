@@ -2,7 +2,7 @@
 
     python3 bench/run.py                          # everything, full size, 3 repetitions
     python3 bench/run.py --quick                  # small sizes, 1 repetition
-    python3 bench/run.py --only batch,big         # some of: batch, big, audit, check, demo
+    python3 bench/run.py --only batch,big         # some of: batch, stages, big, audit, check, demo
     python3 bench/run.py --where /dev/shm         # campaigns on a RAM disk: the file system's share apart
 
 Every measurement runs in a fresh child process, so its peak memory (from wait4)
@@ -108,6 +108,59 @@ def measure_adjudicate(folders: list[Path], jobs: int) -> float:
     return elapsed
 
 
+STAGES = (
+    # (label, module, attribute): the stages of a turn, timed apart; none calls another
+    ("opening the campaign (campaign.yaml)", "adjudicator.campaign", "Campaign.open"),
+    ("finishing interrupted swaps (recover)", "adjudicator.atomic", "recover"),
+    ("reading the order files", "adjudicator.adjudicate", "read_orders_folder"),
+    ("checking the order files (parse, schemas, the game's reading)", "adjudicator.turn", "load_submission"),
+    ("resolving the orders", "adjudicator.turn", "resolve"),
+    ("rendering the reports (Jinja)", "adjudicator.render", "Renderer.render"),
+    ("the BBCode form of the public report", "adjudicator.turn", "to_bbcode"),
+    ("JSON of results, state and manifest", "adjudicator.turn", "dump_json"),
+    ("building the turn folder (links, new files)", "adjudicator.atomic", "stage"),
+    ("flushing to disk (syncfs)", "adjudicator.atomic", "flush"),
+    ("swapping the folders in", "adjudicator.atomic", "swap"),
+    ("making the renames durable", "adjudicator.atomic", "settle"),
+    ("the GM's lines on the terminal (rich)", "adjudicator.cli", "_report_outcome"),
+)
+
+
+def measure_stages(folders: list[Path]) -> dict[str, float]:
+    """`pbem adjudicate` over the folders in one process, with the time spent in each of
+    STAGES summed (wrapped where the code looks them up); "the rest" is what none covers."""
+    import importlib
+    import inspect
+
+    spent = dict.fromkeys([label for label, _, _ in STAGES], 0.0)
+    calls = dict.fromkeys(spent, 0)
+
+    def timed(label: str, function: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            calls[label] += 1
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] += time.perf_counter() - start
+
+        return run
+
+    for label, module_name, attribute in STAGES:
+        owner: Any = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        wrapped = timed(label, getattr(owner, name))  # a classmethod comes back bound: keep it so
+        setattr(owner, name, staticmethod(wrapped) if isinstance(inspect.getattr_static(owner, name), classmethod) else wrapped)
+    total = measure_adjudicate(folders, 1)
+    if not all(calls.values()):  # the code no longer goes through a wrapped name: the table would lie
+        raise SystemExit(f"stages never reached: {[label for label, n in calls.items() if not n]}")
+    spent["the rest (locks, turn logic, manifest hashes, ...)"] = total - sum(spent.values())
+    spent["total"] = total
+    return spent
+
+
 def play(root: Path, game_id: str) -> tuple[Path, float]:
     """A demo campaign of one game; returns it and the time its turns took to adjudicate."""
     from adjudicator.adjudicate import adjudicate
@@ -185,6 +238,8 @@ def child(args: argparse.Namespace) -> None:
         value = measure_write([work / name for name in args.names], work / "written")
     elif args.measure == "adjudicate":  # jobs, folder names
         value = measure_adjudicate([work / name for name in args.names[1:]], int(args.names[0]))
+    elif args.measure == "stages":
+        value = measure_stages([work / name for name in args.names])
     elif args.measure == "audit":
         value = measure_audit(work / args.names[0])
     elif args.measure == "engine":
@@ -284,6 +339,29 @@ def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
     adjudicated(table, work, folders, names, f"pbem adjudicate x{campaigns} six-player", repeat)
 
 
+def bench_stages(table: Table, work: Path, campaigns: int, repeat: int) -> None:
+    """Where a six-player campaign's turn goes, stage by stage, against its share of the floor;
+    and the least any adjudicator bound by the contract must spend: parse the orders, render
+    the reports (design 7: Jinja templates) and create the files (design 4: one per report)."""
+    folders, names = prepared(work, "stages", campaigns, 6)
+    floor, _ = repeated(repeat, "floor", str(work), *names)
+    runs, writes = [], []
+    for _ in range(repeat):
+        copies = fresh_copies(folders, work / "run")
+        value, _ = run_child("stages", str(work), *copies)
+        runs.append(value)
+        written, _ = run_child("write", str(work), *copies)
+        writes.append(written)
+    share = floor / campaigns * 1000  # ms of the floor per campaign
+    table.add("stages: floor, parse one campaign's 6 order files", f"{share:.3f} ms", None, "1.0", "")
+    per_campaign = {label: statistics.median(run[label] for run in runs) / campaigns * 1000 for label in runs[0]}
+    for label, ms in per_campaign.items():
+        table.add(f"stages: {label}", f"{ms:.3f} ms", None, f"{ms / share:.2f}x floor", "")
+    rendering = sum(per_campaign[label] for label, _, attribute in STAGES if attribute in ("Renderer.render", "to_bbcode"))
+    least = share + statistics.median(writes) / campaigns * 1000 + rendering
+    table.add("stages: contract floor (parse + write floor + rendering)", f"{least:.3f} ms", None, f"{least / share:.2f}x floor", "")
+
+
 def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
     times = {}
     for size in sizes:
@@ -333,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pbem-adjudicator benchmarks")
     parser.add_argument("--child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="small sizes, one repetition")
-    parser.add_argument("--only", default="batch,big,audit,check,demo")
+    parser.add_argument("--only", default="batch,stages,big,audit,check,demo")
     parser.add_argument("--campaigns", type=int)
     parser.add_argument("--big", help="player counts for the one-turn test, e.g. 1000,10000")
     parser.add_argument("--repeat", type=int)
@@ -352,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         chosen = args.only.split(",")
         if "batch" in chosen:
             bench_batch(table, work, campaigns, repeat)
+        if "stages" in chosen:
+            bench_stages(table, work, campaigns, repeat)
         if "big" in chosen:
             bench_big(table, work, sizes, repeat)
         if "audit" in chosen:

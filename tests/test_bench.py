@@ -16,11 +16,19 @@ def test_benchmark_runs_every_measure_on_a_tiny_size() -> None:
     names = [line.split("  ")[0] for line in result.stdout.splitlines()[1:]]
     from adjudicator.games import GAMES
 
+    sys.path.insert(0, str(REPO / "bench"))
+    from run import STAGES
+
     cores = len(os.sched_getaffinity(0))
     expected = []
     for floor, files, label in (("18", "33", "pbem adjudicate x3 six-player"), ("10", "15", "one turn, 10 players"), ("20", "25", "one turn, 20 players")):
         expected += [f"floor: parse {floor} order files", f"write floor: create the {files} files the turns add", label]
         expected += [f"{label}, --jobs {cores}"] if cores > 1 else []
+        if label.startswith("pbem adjudicate"):  # the stage breakdown follows the batch
+            expected += ["stages: floor, parse one campaign's 6 order files"]
+            expected += [f"stages: {stage}" for stage, _, _ in STAGES]
+            expected += ["stages: the rest (locks, turn logic, manifest hashes, ...)", "stages: total"]
+            expected += ["stages: contract floor (parse + write floor + rendering)"]
     expected += ["time(20) / time(10)"]
     expected += [f"pbem audit, {g} demo" for g in sorted(GAMES)]
     expected += ["python -c 'import yaml' (cold)", "pbem check one file (cold)"]
