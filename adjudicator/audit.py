@@ -1,21 +1,52 @@
-"""`pbem audit`: replay every turn from its inputs and compare every output byte for byte."""
+"""`pbem audit`: replay every turn from its inputs and compare every output byte for byte.
+
+Besides the bytes of every replayed turn, the audit accounts for every turn folder
+(`turn-NNN`) in the campaign, so that an archive with a turn removed or cut off
+cannot pass for a clean one:
+
+- The replay runs from the opening through each turn that has a manifest.json,
+  in order, and stops at the first turn without one, or when the game is over.
+- After the last replayed turn L, the only turn folder allowed is the pending
+  turn, turn L+1, and only while the game is not over. The pending turn is told
+  apart by what it holds: nothing that an adjudication writes (manifest.json,
+  state.json, results.json, deadline.json, reports/), only what waits for the
+  adjudication (orders/, and seats.yaml from `pbem replace`). A turn L+1 that
+  holds any of the adjudication's files has been cut off (its manifest is gone).
+- Any turn folder after turn L+1 (a gap in the numbering, or a turn after the
+  pending one) and any turn folder after the end of the game is a divergence; so
+  is a folder named like a turn but not as pbem names them (`turn-3`, `turn-0003`).
+- When the seed has been revealed (reveal.yaml, written by `pbem reveal` only once
+  the game is over), the replay must reach the end of the game: a revealed
+  campaign whose replay stops before the end has lost its later turns.
+
+Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turns.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .adjudicate import from_template, read_orders_folder, template_problem
-from .campaign import Campaign, CampaignError, read_yaml
+from .campaign import Campaign, CampaignError, read_yaml, turn_name
 from .render import Renderer
 from .rng import commitment
-from .turn import TurnOutput, opening, turn
+from .turn import DEADLINE_FILE, TurnOutput, opening, turn
+
+REVEAL_FILE = "reveal.yaml"
+"""Written by `pbem reveal` (adjudicator/reveal.py) into the campaign folder once the game is over."""
+
+_TURN_FOLDER = re.compile(r"turn-([0-9]+)\Z")
+
+ADJUDICATION_FILES = ("manifest.json", "state.json", "results.json", DEADLINE_FILE, "reports")
+"""What an adjudicated turn folder holds and a pending one never does."""
 
 
 @dataclass
 class AuditResult:
     turns: int
-    """How many turns (after the opening) were replayed."""
+    """How many turns (after the opening) were replayed; on a divergence, the turn where it was found."""
     divergence: str | None
     """The first difference found, in words; None when the replay matches."""
 
@@ -56,8 +87,8 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
     setup = campaign.setup_record()
     if commitment(seed) != setup["seed_commitment"]:
         return AuditResult(0, "the seed does not match the commitment published at the start (turn-000/setup.json)")
-    if (campaign.root / "reveal.yaml").is_file():
-        revealed = read_yaml(campaign.root / "reveal.yaml")
+    if (campaign.root / REVEAL_FILE).is_file():
+        revealed = read_yaml(campaign.root / REVEAL_FILE)
         if revealed.get("seed_commitment") not in (None, setup["seed_commitment"]):
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
     renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root)
@@ -67,7 +98,7 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         return AuditResult(0, problem)
     state = out.state
     number = 0
-    while campaign.is_adjudicated(number + 1):
+    while not campaign.game.is_over(state) and campaign.is_adjudicated(number + 1):
         number += 1
         folder = campaign.turn_dir(number)
         previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
@@ -77,4 +108,60 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         if problem:
             return AuditResult(number, problem)
         state = out.state
-    return AuditResult(number, None)
+    return _account_for_turns(campaign, number, campaign.game.is_over(state))
+
+
+def _and(names: list[str]) -> str:
+    """`turn-004`, `turn-004 and turn-005`, `turn-004, turn-005, turn-006 and 7 more`."""
+    if len(names) > 4:
+        return f"{', '.join(names[:3])} and {len(names) - 3} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _account_for_turns(campaign: Campaign, last: int, over: bool) -> AuditResult:
+    """After a clean replay of turns 1..`last`: every turn folder beyond it is the pending turn or a divergence."""
+    root = campaign.root
+    later: dict[int, str] = {}
+    for entry in sorted(root.iterdir(), key=lambda p: p.name):
+        match = _TURN_FOLDER.match(entry.name)
+        if match is None:
+            continue
+        number = int(match.group(1))
+        if entry.name != turn_name(number):
+            return AuditResult(
+                number, f"{entry.name} is named like a turn folder but not as pbem names them ({turn_name(number)}); it is not part of the replay"
+            )
+        if number > last:
+            later[number] = entry.name
+    pending = last + 1
+    if over:
+        if later:
+            first = min(later)
+            return AuditResult(first, f"{later[first]} exists, but the replayed game ended with turn {last}: no turn can follow the last one")
+        return AuditResult(last, None)
+    name = turn_name(pending)
+    if pending in later:
+        folder = root / name
+        if not folder.is_dir():
+            return AuditResult(pending, f"{name} is not a folder")
+        written = sorted(f + "/" if (folder / f).is_dir() else f for f in ADJUDICATION_FILES if (folder / f).exists())
+        if written:
+            return AuditResult(
+                pending,
+                f"{name} has no manifest.json, yet holds what an adjudication writes ({', '.join(written)}): "
+                "the turn was cut off or its manifest removed, and it cannot be replayed",
+            )
+    after = sorted(n for n in later if n > pending)
+    if after:
+        names = _and([later[n] for n in after])
+        if pending not in later:
+            return AuditResult(pending, f"{name} is missing, but {names} {'follows' if len(after) == 1 else 'follow'} it: a turn is missing from the campaign")
+        return AuditResult(
+            after[0], f"{names} {'comes' if len(after) == 1 else 'come'} after the pending turn {name}, which has not been adjudicated (it has no manifest.json)"
+        )
+    if (root / REVEAL_FILE).is_file():
+        status = "is not adjudicated" if pending in later else "is missing"
+        return AuditResult(
+            pending, f"the seed was revealed after turn {last} but the game is not over: later turns are missing ({name} {status})"
+        )
+    return AuditResult(last, None)
