@@ -368,7 +368,7 @@ def ingest(root: Path, sources: list[Path]) -> IngestResult:
         handled: list[Entry] = []
         skipped = 0
         notes = [] if campaign.gm_email else ["campaign.yaml has no gm_email: no acknowledgements were written"]
-        for incoming in mailin.read_sources(sources):
+        for incoming in mailin.read_sources(sources, notes):
             try:
                 parsed_id = mailin.message_id(mailin.parse(incoming.raw[: mailin.HEADER_BYTES] if len(incoming.raw) > mailin.MAX_MESSAGE_BYTES else incoming.raw))
             except Exception:  # noqa: BLE001

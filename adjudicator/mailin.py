@@ -1,9 +1,16 @@
-"""Incoming mail: read messages from a Maildir, an mbox or .eml files, and find the order document.
+"""Incoming mail: read messages from a Maildir, an mbox or saved messages, and find the order document.
 
 What fetchmail, getmail or a mail client leave behind is one of three things: a
-Maildir (a folder with cur/, new/ and tmp/), an mbox file (messages one after
-another, each starting with a `From ` line) or single .eml files. Each message
-keeps its raw bytes (they are filed as received) and its arrival position.
+Maildir (a folder with cur/ and new/), an mbox file (messages one after another,
+each starting with a `From ` line) or single saved messages (`.eml`, `.msg`,
+`.txt`, no extension: the name does not matter). A file is told apart by its
+content, never by its name: a file whose first non-blank line starts with `From `
+is an mbox; any other file is one message. A message must start with a header
+field (`Name: value`, RFC 5322); one that does not (a binary file, a document) is
+still handed on, and `parse` refuses it, so ingest keeps it with the reason. A
+file with nothing but blank lines holds no message at all: it is named in the
+ingest's notes (an empty mbox is an ordinary empty mailbox). Each message keeps its raw
+bytes (they are filed as received) and its arrival position.
 
 The order document is, in this order of preference:
 1. an attachment whose file name ends in .yaml or .yml (or whose type is YAML);
@@ -31,7 +38,6 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from html.parser import HTMLParser
 from pathlib import Path
-
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 """A message larger than this is kept but not read (a 64 KiB order file needs far less)."""
@@ -71,6 +77,10 @@ class NoOrders(ValueError):
     """The message carries no order document; the message says what was looked for."""
 
 
+class NotMail(ValueError):
+    """The bytes are not an email message: they do not start with a header field."""
+
+
 # -- sources ------------------------------------------------------------------
 
 
@@ -78,12 +88,14 @@ def _is_maildir(path: Path) -> bool:
     return path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir()
 
 
-def read_sources(sources: list[Path]) -> Iterator[Incoming]:
+def read_sources(sources: list[Path], notes: list[str] | None = None) -> Iterator[Incoming]:
     """Every message of every source, in arrival order: sources as named, then each source's own order.
+    A file with no message in it at all is named in `notes`.
 
     A Maildir's messages are taken in the order of their file names, which
-    start with the delivery time; an mbox in file order; a folder of .eml
-    files in name order.
+    start with the delivery time; an mbox in file order; the files of any other
+    folder in name order, each read as a file named on its own would be
+    (dot-files and subfolders are not read).
     """
     for source in sources:
         if _is_maildir(source):
@@ -93,20 +105,72 @@ def read_sources(sources: list[Path]) -> Iterator[Incoming]:
                 yield Incoming(_read(path), f"{path.parent.name}/{path.name}")
         elif source.is_dir():
             for path in sorted(source.iterdir()):
-                if path.is_file() and path.suffix.lower() == ".eml":
-                    yield Incoming(_read(path), str(path))
-        elif source.is_file() and source.suffix.lower() == ".eml":
-            yield Incoming(_read(source), str(source))
+                if path.is_file() and not path.name.startswith("."):
+                    yield from _read_file(path, notes)
         elif source.is_file():
-            box = mailbox.mbox(source, factory=None, create=False)
-            try:
-                for number, key in enumerate(box.iterkeys(), start=1):
-                    with box.get_file(key, from_=False) as handle:  # never more than the limit in memory
-                        yield Incoming(handle.read(MAX_MESSAGE_BYTES + 1), f"{source}#{number}")
-            finally:
-                box.close()
+            yield from _read_file(source, notes)
         else:
             raise FileNotFoundError(2, "no such mailbox, folder or file", str(source))
+
+
+FILE_EMPTY, FILE_MBOX, FILE_MESSAGE = "empty", "mbox", "message"
+
+
+def file_kind(path: Path) -> str:
+    """What a file holds, by its content: `mbox` when its first non-blank line starts with `From `
+    (the mbox separator; `From:` or `From :` is a header), `empty` when it has no non-blank line,
+    else `message` (one message; `parse` tells whether it really is mail)."""
+    first = _first_line(path)
+    if first is None:
+        return FILE_EMPTY
+    return FILE_MBOX if _MBOX_SEPARATOR.match(first) else FILE_MESSAGE
+
+
+_MBOX_SEPARATOR = re.compile(rb"From (?![ \t]*:)")
+_HEADER_FIELD = re.compile(rb"[!-9;-~]+[ \t]*:")
+"""A header field's name and colon (RFC 5322: printable ASCII but the colon; obsolete syntax allows blanks before it)."""
+
+
+def _blank_lines(data: bytes) -> int:
+    """Where the first line that is not blank starts (len(data) when every line is blank)."""
+    first = len(data) - len(data.lstrip(b" \t\r\n"))
+    if first == len(data):
+        return first
+    return max(data.rfind(b"\n", 0, first), data.rfind(b"\r", 0, first)) + 1
+
+
+def _first_line(path: Path) -> bytes | None:
+    """The start of the file's first non-blank line, or None when the file holds only blank lines."""
+    carried = b""  # a blank that began the current line in an earlier chunk: one byte tells enough
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(HEADER_BYTES)
+            if not chunk:
+                return None
+            data = carried + chunk
+            start = _blank_lines(data)
+            if start < len(data):
+                return data[start:] + handle.read(80)
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+            carried = data[cut : cut + 1]
+
+
+def _read_file(path: Path, notes: list[str] | None) -> Iterator[Incoming]:
+    """A file named as a source (or found in a plain folder), read by what it holds, not by its name."""
+    kind = file_kind(path)
+    if kind == FILE_EMPTY:  # an emptied mbox spool is an ordinary empty mailbox: a note, not an error
+        if notes is not None:
+            notes.append(f"{path} is empty (no message in it, not even headers); nothing was ingested from it")
+    elif kind == FILE_MBOX:
+        box = mailbox.mbox(path, factory=None, create=False)
+        try:
+            for number, key in enumerate(box.iterkeys(), start=1):
+                with box.get_file(key, from_=False) as handle:  # never more than the limit in memory
+                    yield Incoming(handle.read(MAX_MESSAGE_BYTES + 1), f"{path}#{number}")
+        finally:
+            box.close()
+    else:
+        yield Incoming(_read(path), str(path))
 
 
 def _read(path: Path) -> bytes:
@@ -115,7 +179,18 @@ def _read(path: Path) -> bytes:
 
 
 def parse(raw: bytes) -> EmailMessage:
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    """The message in `raw`; NotMail when `raw` is not an email message at all.
+
+    Blank lines before the header are skipped (a message saved by hand may start
+    with one); what follows must be a header field or an mbox `From ` line. The
+    email package would read anything else as a message with no header, and a
+    binary file or a document is not mail.
+    """
+    start = _blank_lines(raw)
+    if not (_HEADER_FIELD.match(raw, start) or raw.startswith(b"From ", start)):
+        what = "it is empty" if start == len(raw) else "its first line is not a header field (Name: value)"
+        raise NotMail(f"not an email message: {what}")
+    message = email.message_from_bytes(raw[start:] if start else raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     return message
 

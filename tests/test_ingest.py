@@ -6,6 +6,8 @@ import email
 import email.policy
 import json
 import mailbox
+import subprocess
+import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from adjudicator.adjudicate import adjudicate
 from adjudicator.atomic import locked
 from adjudicator.cli import main
 from adjudicator.ingest import ingest, load_index
-from adjudicator.mailin import find_orders, orders_in_text
+from adjudicator.mailin import file_kind, find_orders, orders_in_text
 from adjudicator.new import create
 
 PLAYERS = [
@@ -327,7 +329,102 @@ def shared_campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_no_message_can_break_an_ingest(shared_campaign: Path, tmp_path_factory: pytest.TempPathFactory, raw: bytes) -> None:
     path = tmp_path_factory.mktemp("one") / "m.eml"
     path.write_bytes(raw)
+    kind = file_kind(path)  # by content, whatever the name: an mbox, one message, or blank
     result = ingest(shared_campaign, [path])
+    if kind == "empty":
+        assert result.entries == [] and not raw.strip()
+    if kind == "message":
+        assert len(result.entries) + result.skipped == 1
     for entry in result.entries:
         assert entry.status in ("filed", "superseded", "rejected")
-        assert (shared_campaign / entry.stored).read_bytes() == raw
+        stored = (shared_campaign / entry.stored).read_bytes()
+        assert stored == raw if kind == "message" else stored in raw  # an mbox's message: the bytes after its From line
+
+
+# -- a file is told apart by its content, not its name ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["single.msg", "orders.txt", "tony-orders"], ids=["msg", "txt", "no-extension"])
+def test_a_saved_message_is_read_whatever_its_name(campaign: Path, tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    text = order_text(campaign, "tony", ["SID 1 steal David 8"])
+    path = tmp_path / name
+    path.write_bytes(mail("Tony <tony@example.org>", attachment=text, filename="tony.yaml", message_id="<saved@x>").as_bytes())
+    assert main(["ingest", str(campaign), str(path)]) == 0
+    assert "1 new messages (1 filed, 0 rejected)" in capsys.readouterr().out
+    assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == text
+    [entry] = load_index(campaign)
+    assert (entry.status, entry.player, entry.message_id) == ("filed", "tony", "<saved@x>")
+    assert (campaign / entry.stored).read_bytes() == path.read_bytes()
+    before = snapshot(campaign)
+    assert main(["ingest", str(campaign), str(path)]) == 0
+    assert "0 new messages (0 filed, 0 rejected), 1 already ingested." in capsys.readouterr().out
+    assert snapshot(campaign) == before
+
+
+@pytest.mark.parametrize("name", ["inbox", "saved-mail.txt", "orders.eml"])
+def test_an_mbox_is_read_whatever_its_name(campaign: Path, tmp_path: Path, name: str) -> None:
+    tony = order_text(campaign, "tony", [{"sid": 2, "guard": 3}])
+    david = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    box_path = tmp_path / "built.mbox"
+    box = mailbox.mbox(box_path, create=True)
+    box.add(mailbox.mboxMessage(mail("tony@example.org", attachment=tony, message_id="<mb1@x>")))
+    box.add(mailbox.mboxMessage(mail("david@example.org", david, message_id="<mb2@x>")))
+    box.close()
+    path = tmp_path / name
+    path.write_bytes(b"\n\n" + box_path.read_bytes())  # blank lines before the first From line, as some tools leave
+    assert path.read_bytes().lstrip().startswith(b"From ")
+    result = ingest(campaign, [path])
+    assert [(e.status, e.player) for e in result.entries] == [("filed", "tony"), ("filed", "david")]
+    assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == tony
+    assert (campaign / "turn-001" / "orders" / "david.yaml").read_text() == david
+    before = snapshot(campaign)
+    again = ingest(campaign, [path])
+    assert again.entries == [] and again.skipped == 2
+    assert snapshot(campaign) == before
+
+
+def test_a_folder_of_saved_messages_is_read_by_content(campaign: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / "a.msg").write_bytes(mail("tony@example.org", attachment=order_text(campaign, "tony", []), message_id="<f1@x>").as_bytes())
+    (folder / "b").write_bytes(mail("david@example.org", order_text(campaign, "david", []), message_id="<f2@x>").as_bytes())
+    (folder / ".hidden").write_bytes(mail("maria@example.org", order_text(campaign, "maria", []), message_id="<f3@x>").as_bytes())
+    result = ingest(campaign, [folder])
+    assert [(e.status, e.player) for e in result.entries] == [("filed", "tony"), ("filed", "david")]
+    assert not (campaign / "turn-001" / "orders" / "maria.yaml").exists()
+
+
+def test_a_file_that_is_not_mail_is_kept_with_the_reason(campaign: Path, tmp_path: Path) -> None:
+    path = tmp_path / "scan.msg"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00 an Outlook file, not RFC 5322 \xff\xfe")
+    result = ingest(campaign, [path])
+    [entry] = result.entries
+    assert (entry.status, entry.reason) == ("rejected", "not a readable email message")
+    assert (campaign / entry.stored).read_bytes() == path.read_bytes()
+    assert (campaign / entry.stored).with_suffix(".txt").read_text().splitlines() == [str(path), "not a readable email message"]
+    assert entry.acknowledged == [] and not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+    before = snapshot(campaign)
+    assert ingest(campaign, [path]).skipped == 1 and snapshot(campaign) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"\n \r\n\t\n"], ids=["empty", "blank-lines"])
+def test_an_empty_file_is_named_in_a_note(campaign: Path, tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "orders.eml"
+    path.write_bytes(content)
+    before = snapshot(campaign)
+    result = ingest(campaign, [path])
+    assert result.entries == [] and result.skipped == 0
+    assert f"{path} is empty (no message in it, not even headers); nothing was ingested from it" in result.notes
+    assert snapshot(campaign) == before
+
+
+def test_the_empty_file_note_reaches_the_gm(campaign: Path, tmp_path: Path) -> None:
+    path = tmp_path / "spool"
+    path.write_bytes(b"")
+    repo = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "ingest", str(campaign), str(path)], check=False, cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"note: {path} is empty" in " ".join(done.stdout.split())
+    assert "0 new messages" in done.stdout
