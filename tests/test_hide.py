@@ -110,3 +110,33 @@ def test_non_interference_in_a_three_player_game_with_a_security_step(tmp_path: 
             assert disguised == played, f"turn {world.number}: {name} moved with {world.holder}'s secrets"
             checked += 1
     assert "security" in phases and checked > 100
+
+
+@pytest.mark.parametrize("count, seed, all_guns", [(3, "gadget-0", True), (4, "gadget-4", False), (5, "gadget-5", False)])
+def test_suggested_gadget_line_is_a_legal_order(count: int, seed: str, all_guns: bool, tmp_path: Path) -> None:
+    """HIDE-17: the mission order form's sample gadget line, uncommented, passes `pbem check` for that
+    player at that moment, in every mission report of a whole seeded game. The gadget must change the
+    die's icon: the line turns the first die that is not a gun to gun, or, when every die in the pool is
+    a gun (seen in the game of seed gadget-0), the first die to a building."""
+    from adjudicator import yamlsafe
+    from adjudicator.pipeline import check_document
+
+    campaign = play(tmp_path / "c", "hide", seed=seed, players=count, passwords=False)
+    checked, to_building = 0, 0
+    for number in range(campaign.last_turn):
+        state = campaign.state(number)  # the pending state that the report's order form is for
+        for player in GAME.due(state):
+            report = (campaign.turn_dir(number) / "reports" / f"{player}.txt").read_text(encoding="utf-8")
+            if "#  - gadget " not in report:
+                continue
+            form = report[report.index(f"player: {player}\n"):].split("\n\n")[0]
+            text = "\n".join(line.replace("#  - gadget ", "  - gadget ", 1) if line.startswith("#  - gadget ") else line
+                             for line in form.splitlines())
+            sub = check_document(GAME, state, yamlsafe.load(text.encode()), turn=number + 1,
+                                 expected_player=player, password_ok=None)
+            assert not sub.nmr and len(sub.readings) == 1 and not sub.void, (number, player, text, sub)
+            assert sub.readings[0].meaning.startswith("after your pick, use your gadget"), sub.readings[0].meaning
+            checked += 1
+            to_building += not text.split("  - gadget ", 1)[1].splitlines()[0].endswith(" to gun")
+    assert checked > 10
+    assert to_building > 0 or not all_guns
