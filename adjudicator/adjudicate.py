@@ -53,6 +53,15 @@ def template_problem(root: Path, exc: BaseException) -> str:
     return f"{root}: the report template {place} failed ({type(exc).__name__}: {exc}); nothing was written, fix the template and run again"
 
 
+def unexpected(root: Path, exc: Exception) -> str:
+    """An error nothing foresaw, in words: where, what, that nothing was written, and what to do."""
+    return (
+        f"{root}: the turn could not be adjudicated ({type(exc).__name__}: {exc}); nothing was written. "
+        f"A file of the campaign may be damaged (`pbem audit {root}` names the first that differs), "
+        "or this is a bug in pbem: please report this message"
+    )
+
+
 def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
     """Every regular file of the orders folder, by name; symlinks and folders are skipped and named.
 
@@ -207,6 +216,9 @@ def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = 
                     outcome, built = _staged_turn(root, nmr, renderer, jobs)
                 except (Refused, atomic.Busy, CampaignError, OSError) as exc:
                     results.append((root, exc))
+                    continue
+                except Exception as exc:  # noqa: BLE001  damage no check foresaw, or a bug: this campaign
+                    results.append((root, Refused(unexpected(root, exc))))  # is named and left as it was; the rest go on
                     continue
                 staged.append((len(results), built))
                 results.append((root, outcome))

@@ -53,6 +53,79 @@ def read_yaml(path: Path) -> Any:
         return yaml.load(handle, Loader=loader)
 
 
+RESTORE = "the campaign cannot be read until it is restored (from a backup, or by `git checkout` if it is kept in git)"
+
+STATE_FIELDS: dict[str, type] = {"players": list}
+"""What a turn's state.json is checked for when read: cheaply, since a large campaign's state is
+large and read on every command; the game's own fields are the game's business."""
+
+SETUP_FIELDS: dict[str, type] = {"name": object, "players": list, "options": dict, "seed_commitment": str, "passwords": object}
+"""What turn-000/setup.json must hold (turn.new_setup writes it)."""
+
+_KINDS = {dict: "an object", list: "a list", str: "a text", int: "a number", float: "a number", bool: "true or false"}
+
+
+def damaged(path: Path, what: str) -> CampaignError:
+    """The one message for a file of the campaign that cannot be used: which file, what is wrong, what follows."""
+    return CampaignError(f"{path} is damaged ({what}); {RESTORE}")
+
+
+def _unreadable(path: Path, exc: BaseException, form: str) -> CampaignError:
+    """A failed read or parse of one of the campaign's own files, in words. Other system errors
+    (a failing disk) are not damage to the file and are left to the caller, which names them."""
+    if isinstance(exc, FileNotFoundError):
+        return CampaignError(f"{path} is missing; {RESTORE}")
+    if isinstance(exc, IsADirectoryError):
+        return damaged(path, "a folder where the file should be")
+    if isinstance(exc, UnicodeDecodeError):
+        return damaged(path, f"not {form}: not UTF-8 text at byte {exc.start}")
+    if isinstance(exc, RecursionError):
+        return damaged(path, f"not {form}: nested too deeply")
+    if isinstance(exc, json.JSONDecodeError) and not exc.doc.strip():
+        return damaged(path, "it is empty")
+    detail = " ".join(str(exc).split()) or type(exc).__name__  # YAML's messages span lines: one line for a log
+    return damaged(path, f"not {form}: {detail}")
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else _KINDS.get(type(value), type(value).__name__)
+
+
+def _check_fields(path: Path, value: Any, fields: dict[str, type], whole: str) -> dict[str, Any]:
+    """Only the top level: `whole` (an object, a mapping), with each named field of its kind."""
+    if not isinstance(value, dict):
+        raise damaged(path, f"{_kind(value)} where {whole} should be")
+    for key, kind in fields.items():
+        if key not in value:
+            raise damaged(path, f'it has no "{key}"')
+        if kind is not object and not isinstance(value[key], kind):
+            raise damaged(path, f'"{key}" is {_kind(value[key])} where {_KINDS.get(kind, kind.__name__)} should be')
+    return value
+
+
+def read_json_object(path: Path, fields: dict[str, type] | None = None) -> dict[str, Any]:
+    """A JSON file the adjudicator wrote into the campaign (a turn's state, the setup record), as an
+    object with `fields`; a missing, unreadable or misshapen file raises CampaignError naming it.
+    The normal path costs no more than the read and the parse."""
+    try:
+        value = json.loads(path.read_bytes().decode("utf-8"))
+    except (ValueError, RecursionError, FileNotFoundError, IsADirectoryError) as exc:  # JSON's and UTF-8's errors are ValueErrors
+        raise _unreadable(path, exc, "valid JSON") from None
+    return _check_fields(path, value, fields or {}, "an object")
+
+
+def read_yaml_object(path: Path, fields: dict[str, type] | None = None) -> dict[str, Any]:
+    """A YAML file the GM keeps in the campaign (gm/seed.yaml, reveal.yaml), as a mapping with `fields`;
+    damage raises CampaignError naming the file, as for read_json_object."""
+    try:
+        value = read_yaml(path)
+    except (yaml.YAMLError, ValueError, RecursionError, FileNotFoundError, IsADirectoryError) as exc:  # a huge integer is a ValueError
+        raise _unreadable(path, exc, "valid YAML") from None
+    if value is None:  # YAML reads an empty file (or only comments) as null
+        raise damaged(path, "it is empty")
+    return _check_fields(path, value, fields or {}, "a mapping (key: value lines)")
+
+
 def _check_ids(ids: list[Any], path: Path) -> None:
     """Player ids name files (orders/<id>.yaml, reports/<id>.txt, mail/.../<id>/): one that could
     reach outside its folder, or two alike, make the campaign unusable rather than unsafe."""
@@ -80,7 +153,7 @@ class Campaign:
             raise CampaignError(f"{root} is not a campaign folder: it has no campaign.yaml (create one with pbem new)")
         try:
             config = read_yaml(path)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a 5,000-digit integer is a ValueError
             raise CampaignError(f"{path} is not valid YAML: {exc}") from None
         if not isinstance(config, dict) or "game" not in config or "players" not in config:
             raise CampaignError(f"{path} lacks the fields game and players")
@@ -160,12 +233,15 @@ class Campaign:
 
     def state(self, turn: int | None = None) -> State:
         turn = self.last_turn if turn is None else turn
-        return json.loads((self.turn_dir(turn) / "state.json").read_text(encoding="utf-8"))
+        return read_json_object(self.turn_dir(turn) / "state.json", STATE_FIELDS)
 
     def setup_record(self) -> dict[str, Any]:
         path = self.turn_dir(0) / "setup.json"
-        record = json.loads(path.read_text(encoding="utf-8"))
-        _check_ids([p.get("id") for p in record.get("players", [])], path)
+        record = read_json_object(path, SETUP_FIELDS)
+        players = record["players"]
+        if not all(isinstance(p, dict) and "name" in p for p in players):
+            raise damaged(path, "an entry of \"players\" is not an object with an id and a name")
+        _check_ids([p.get("id") for p in players], path)
         return record
 
     @property
@@ -176,5 +252,8 @@ class Campaign:
         """The seed from the reveal (anyone) or from gm/ (the GM); None if neither is here."""
         for path in (self.root / "reveal.yaml", self.root / "gm" / "seed.yaml"):
             if path.is_file():
-                return str(read_yaml(path)["seed"])
+                seed = read_yaml_object(path, {"seed": object})["seed"]
+                if seed is None or isinstance(seed, (dict, list)):
+                    raise damaged(path, f'"seed" is {_kind(seed)} where the seed, a text, should be')
+                return str(seed)
         return None

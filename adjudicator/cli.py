@@ -7,6 +7,7 @@ does not pay for Jinja or rich.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import json
 import os
@@ -34,7 +35,11 @@ def _err(message: str) -> None:
 def _os_problem(exc: OSError, folder: Any = None) -> str:
     """A failed read or write in words: which file (or campaign), what the system said, and that nothing was half done."""
     where = f"{exc.filename or folder}: " if exc.filename or folder else ""
-    return f"{where}{exc.strerror or exc}; the command stopped and kept nothing half written (a full disk or a read-only folder?)"
+    hint = " (a full disk or a read-only folder?)" if exc.errno in _DISK_TROUBLE else ""
+    return f"{where}{exc.strerror or exc}; the command stopped and kept nothing half written{hint}"
+
+
+_DISK_TROUBLE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
 
 
 # -- new ----------------------------------------------------------------------
@@ -148,8 +153,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if campaign.game.is_over(state):
         raise Failure(f"{campaign.root}: the game is over; no orders are due")
     path = Path(args.file)
-    with open(path, "rb") as handle:
-        data = handle.read(yamlsafe.MAX_BYTES + 1)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(yamlsafe.MAX_BYTES + 1)
+    except OSError as exc:
+        raise Failure(f"{path}: cannot read the order file ({exc.strerror or exc}); nothing was checked") from None
     ids = set(state["players"])
     expected = path.stem if path.stem in ids else None
     try:
@@ -171,7 +179,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{path}: REJECTED")
         for problem in sub.problems:
             print(f"  {path}::{problem.where}: {problem.what}")
-        print("The whole file would be refused and you would count as NMR (no moves received).")
+        if sub.player in ids and sub.player not in campaign.game.due(state):
+            print(f"{sub.player} has nothing to order this turn: the adjudicator would ignore the file.")
+        else:
+            print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
     print(f"{path}: accepted for {sub.player}, turn {last + 1}" + ("" if sub.readings else " (no orders)"))
     for reading in sub.readings:
@@ -209,6 +220,16 @@ def _report_outcome(out: Any, outcome: Any) -> None:
         names = output.state.get("names", {})
         lines.append(f"The game is over. Winners: {escape(', '.join(names.get(p, p) for p in campaign.game.winners(output.state)))}")
     out.print("\n".join(lines))
+
+
+def _hostport(text: str) -> tuple[str, int]:
+    """`--smtp HOST:PORT`, checked as the command line is read: a malformed one is a usage error."""
+    from .mailout import MailError, parse_hostport
+
+    try:
+        return parse_hostport(text)
+    except MailError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _jobs(text: str) -> int:
@@ -274,14 +295,9 @@ def cmd_mail(args: argparse.Namespace) -> int:
     from . import atomic, mailout
     from .campaign import Campaign
 
-    if args.send and not args.smtp:
-        raise Failure("--send needs --smtp HOST:PORT")
     smtp = None
     if args.send:
-        try:
-            host, port = mailout.parse_hostport(args.smtp)
-        except mailout.MailError as exc:
-            raise Failure(str(exc)) from None
+        host, port = args.smtp
         password = mailout.smtp_password(args.password_file) if args.user else None
         smtp = mailout.Smtp(host, port, args.starttls, args.user, password)
     root = Path(args.dir)
@@ -402,6 +418,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+_READABLE = {".txt": 0, ".md": 1, ".html": 2}
+"""The forms `pbem report` prefers, in order: the plain-text and Markdown reports before
+the BBCode copy, which holds the same text for forums."""
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from .campaign import Campaign
 
@@ -411,7 +432,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise Failure(f"turn {turn} of {campaign.root} has not been adjudicated")
     reports = campaign.turn_dir(turn) / "reports"
     stem = args.player or "public"
-    found = sorted(p for p in reports.iterdir() if p.stem == stem)
+    found = sorted((p for p in reports.iterdir() if p.stem == stem), key=lambda p: (_READABLE.get(p.suffix, len(_READABLE)), p.name))
     if not found:
         raise Failure(f"no report '{stem}' for turn {turn} in {reports}")
     sys.stdout.write(found[0].read_text(encoding="utf-8"))
@@ -485,7 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                    help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")
 
-    p = command("ingest", cmd_ingest, "file orders from a Maildir, an mbox or .eml files into the pending turn")
+    p = command("ingest", cmd_ingest, "file orders from a Maildir, mboxes, saved messages or folders of them into the pending turn")
     p.add_argument("dir")
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="a Maildir folder, an mbox file, .eml files or a folder of them")
 
@@ -495,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
     p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
-    p.add_argument("--smtp", metavar="HOST:PORT")
+    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport)
     p.add_argument("--starttls", action="store_true")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
@@ -540,7 +561,10 @@ it was. A command makes few reference cycles, so collecting less often costs lit
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "send", False) and not args.smtp:  # argparse cannot say that one option needs another
+        parser.error("mail --send needs --smtp HOST:PORT")
     gc.set_threshold(FEWER_COLLECTIONS, *gc.get_threshold()[1:])
     from .atomic import Busy
     from .campaign import CampaignError
@@ -551,14 +575,22 @@ def main(argv: list[str] | None = None) -> int:
     except (Failure, CampaignError, UnknownGame, Busy) as exc:
         _err(str(exc))
         return 1
+    except BrokenPipeError:  # the reader went away (`pbem report DIR | head`): not a failure of the command
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        return 0
     except FileNotFoundError as exc:
         _err(f"{exc.filename}: no such file or folder" if exc.filename else str(exc))
         return 1
     except OSError as exc:
         _err(_os_problem(exc, getattr(args, "dir", None)))
         return 1
-    except BrokenPipeError:
-        return 0
+    except Exception as exc:  # noqa: BLE001  a bug, or damage no check foresaw: one line, not a traceback
+        if os.environ.get("PBEM_TRACEBACK"):
+            raise
+        _err(f"unexpected error ({type(exc).__name__}: {exc}); nothing was half written. A campaign file may be "
+             "damaged (`pbem audit DIR` names the first that differs), or this is a bug in pbem: please report "
+             "this message (PBEM_TRACEBACK=1 shows where it happened)")
+        return 1
 
 
 if __name__ == "__main__":

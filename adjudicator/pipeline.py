@@ -125,6 +125,8 @@ def check_document(
     numeric_password = isinstance(document.get("password"), int) and not isinstance(document["password"], bool)
     if numeric_password:  # digits-only passwords arrive as numbers; their digits are what was typed
         document = {**document, "password": str(document["password"])}
+    if "orders" in document and document["orders"] is None:  # `orders:` and only commented-out lines:
+        document = {**document, "orders": []}  # the order form sent back unfilled, no orders (not an NMR)
     for error in schemas.load("common/order-file").errors(document):
         sub.problems.append(Problem(error.path, error.message))
     # The envelope's meaning is checked even when its shape is faulty, so one

@@ -16,6 +16,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from . import yamlsafe
 from .resources import resource_dir
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -26,6 +27,12 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 def markdown_text(text: str) -> str:
     """Text shown literally in Markdown: special characters escaped, no line breaks."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def yaml_word(word: str) -> str:
+    """A word for an order form, quoted where YAML would read it bare as another value
+    (a player whose id is `null` must write `player: "null"`)."""
+    return word if yamlsafe.reads_as_text(word) else f'"{word}"'
 
 
 @cache
@@ -104,6 +111,7 @@ class Renderer:
         env.filters["plural"] = lambda n, word, many=None: word if n == 1 else (many or word + "s")
         env.filters["names"] = lambda ids, names: ", ".join(names[i] for i in ids)
         env.filters["md"] = markdown_text
+        env.filters["yaml_word"] = yaml_word
         return env
 
     @cached_property

@@ -10,6 +10,7 @@ from .rng import commitment
 
 
 def reveal(root: Path) -> tuple[str, str]:
+    Campaign.open(root)  # a folder that is no campaign is named as such before a lock file is made in it
     with locked(root):
         campaign = Campaign.open(root)
         if not campaign.over:

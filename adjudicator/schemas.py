@@ -72,11 +72,32 @@ def _wanted(types: str | list[str]) -> str:
     return " or ".join(_KINDS.get(t, t) for t in names)
 
 
+_SPELLED = {None: "null", True: "true", False: "false"}
+
+
+def _reading_hint(types: str | list[str], instance: Any) -> str:
+    """Why a value the player typed as text arrived as something else, and how to keep it text.
+
+    YAML reads a bare `null`, `true` or `false` as no value or a truth value (a
+    player whose id is `null` must quote it), a key with nothing after it (an order
+    form's `orders:` left with only comments) as no value, and the loader keeps a
+    number of more than 18 digits as text rather than build a huge integer."""
+    wanted = [types] if isinstance(types, str) else types
+    if wanted == ["string"] and (instance is None or isinstance(instance, bool)):
+        word = _SPELLED[instance]
+        return f' (YAML reads a bare {word} that way: to mean the text {word}, put it in quotes: "{word}")'
+    if wanted == ["array"] and instance is None:
+        return " (YAML reads a key with nothing after it as no value; an empty list is written [])"
+    if "integer" in wanted and isinstance(instance, str) and instance.lstrip("+-").isdigit() and len(instance.lstrip("+-")) > 18:
+        return f" ({len(instance.lstrip('+-'))} digits: numbers of more than 18 digits are not read)"
+    return ""
+
+
 def _words(error: Any) -> str:
     """Plain words for one jsonschema ValidationError."""
     kind, value, instance = error.validator, error.validator_value, error.instance
     if kind == "type":
-        return f"must be {_wanted(value)}, not {_kind(instance)}"
+        return f"must be {_wanted(value)}, not {_kind(instance)}" + _reading_hint(value, instance)
     if kind == "required":
         missing = [name for name in value if isinstance(instance, dict) and name not in instance]
         return "is missing " + ", ".join(f"the field '{name}'" for name in missing)
@@ -105,6 +126,9 @@ def _words(error: Any) -> str:
     if kind == "uniqueItems":
         return "has the same item twice"
     if kind in ("oneOf", "anyOf"):
+        forms = list(dict.fromkeys(branch.get("type") for branch in value))
+        if all(isinstance(form, str) for form in forms):  # every form failed on its type: name them
+            return f"must be {_wanted(forms)}, not {_kind(instance)}" + _reading_hint(forms, instance)
         return "does not match any accepted form of this field"
     return f"breaks the rule '{kind}' of the schema"
 

@@ -13,11 +13,12 @@ import heapq
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import parallel, schedule, yamlsafe
 from .bbcode import to_bbcode
-from .campaign import Campaign, dump_json
+from .campaign import Campaign, damaged, dump_json
 from .games.base import Event, Game, Seat, State, visible
 from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
 from .render import Renderer
@@ -33,6 +34,7 @@ class TurnOutput:
     submissions: dict[str, Submission]
     events: list[Event]
     stray: list[str]
+    """Files of the orders folder that were not read, as the GM is told of them."""
 
 
 def sha256(data: bytes) -> str:
@@ -101,7 +103,22 @@ def next_deadline(campaign: Campaign, turn_number: int, over: bool) -> bytes | N
 
 def seat_changes(campaign: Campaign, turn_number: int) -> bytes | None:
     path = campaign.turn_dir(turn_number) / SEATS_FILE
-    return path.read_bytes() if turn_number > 0 and path.is_file() else None
+    if turn_number > 0 and path.is_file():
+        data = path.read_bytes()
+        read_seat_changes(data, path)  # a damaged file is named now, before it is used
+        return data
+    return None
+
+
+def read_seat_changes(data: bytes, path: Path | str = SEATS_FILE) -> dict[str, dict[str, Any]]:
+    """A turn's seats.yaml (written by `pbem replace`): seat id -> {name: the new player's name}."""
+    try:
+        changes = yamlsafe.load(data) or {}
+    except yamlsafe.YamlError as exc:
+        raise damaged(Path(path), f"not valid YAML: {exc}") from None
+    if not isinstance(changes, dict) or not all(isinstance(c, dict) and "name" in c for c in changes.values()):
+        raise damaged(Path(path), "not a list of seats, each with the name of its new player")
+    return changes
 
 
 def seat_history(campaign: Campaign, setup: dict[str, Any], turn_number: int) -> dict[str, list[dict[str, Any]]]:
@@ -111,7 +128,7 @@ def seat_history(campaign: Campaign, setup: dict[str, Any], turn_number: int) ->
         data = seat_changes(campaign, number)
         if data is None:
             continue
-        for seat, change in sorted((yamlsafe.load(data) or {}).items()):
+        for seat, change in sorted(read_seat_changes(data).items()):
             if seat in history:
                 history[seat][-1]["to"] = number - 1
                 history[seat].append({"name": change["name"], "from": number, "to": None})
@@ -133,9 +150,8 @@ def _apply_seat_changes(state: State, data: bytes | None) -> State:
     """A replacement player's display name, from this turn on; the game's own data is otherwise untouched."""
     if data is None:
         return state
-    changes = yamlsafe.load(data) or {}
     names = {**state.get("names", {})}
-    for seat, change in changes.items():
+    for seat, change in read_seat_changes(data).items():
         if seat in names:
             names[seat] = str(change["name"])
     return {**state, "names": names}
@@ -312,6 +328,9 @@ def turn(
             stray.append(name)
     due = game.due(state)
     roster = Roster.of(game, state)
+    # A file from a player with nothing to order this turn is not read, and is named as ignored.
+    idle = {by_player.pop(player)[0]: player for player in sorted(set(by_player) - roster.due)}
+    stray = sorted([*stray, *idle])
 
     def submission(player: str) -> Submission:
         if player not in by_player:
@@ -340,7 +359,8 @@ def turn(
         inputs[SEATS_FILE] = seats_bytes
     recorded = {name: data for name, data in inputs.items() if not name.startswith("orders/") and name != SEATS_FILE}
     files = {**recorded, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
-    return TurnOutput(turn_number, files, new_state, submissions, events, stray)
+    ignored = [f"{name} ({idle[name]} has nothing to order this turn)" if name in idle else name for name in stray]
+    return TurnOutput(turn_number, files, new_state, submissions, events, ignored)
 
 
 def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dict[str, Any], seed: str, passwords: bool) -> dict[str, Any]:

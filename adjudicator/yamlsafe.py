@@ -10,7 +10,7 @@ documents and nesting past MAX_DEPTH are refused with a message that says so.
 
 Scalars follow the YAML 1.2 core schema rather than PyYAML's YAML 1.1 rules,
 so `no`, `off`, `012`, `1:20` and `2026-11-29` stay the strings the player
-typed; only plain decimal integers, true/false and null are converted.
+typed; only plain decimal integers (no `+` sign), true/false and null are converted.
 """
 
 from __future__ import annotations
@@ -23,13 +23,20 @@ import yaml
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 32
 # Longer digit strings stay text, so the schema reports "not an integer"
-# instead of Python's int() refusing a 5,000-digit number.
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})\Z")
+# instead of Python's int() refusing a 5,000-digit number. A leading `+` also
+# keeps the text as typed (JSON's integers have none): `+3` is a Jekyll potion.
+_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})\Z")
 _NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUE = frozenset({"true", "True", "TRUE"})
 _FALSE = frozenset({"false", "False", "FALSE"})
 _STR_TAGS = frozenset({None, "!", "tag:yaml.org,2002:str"})
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def reads_as_text(word: str) -> bool:
+    """Whether `word` written bare (a player id, say) loads back as that text: `null`,
+    `true`, `false` and plain integers load as other values and need quotes."""
+    return not (word in _NULL or word in _TRUE or word in _FALSE or _INT.match(word))
 
 
 class YamlError(ValueError):

@@ -253,3 +253,94 @@ def test_jobs_settle_campaigns_in_parallel_with_the_same_files_and_output(
     with pytest.raises(SystemExit) as usage:
         main(["adjudicate", str(tmp_path / "one" / "c0"), "--jobs", "-1"])
     assert usage.value.code == 2 and "cannot be negative" in capsys.readouterr().err
+
+
+def test_ids_that_yaml_reads_as_values_are_quoted_in_the_form_and_explained_when_bare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "odd"
+    assert pbem(capsys, "new", root, "--game", "secrets", "--players", "null,true,off", "--no-passwords", "--seed", "q")[0] == 0
+    report = (root / "turn-000" / "reports" / "null.txt").read_text()
+    form = report[report.index("player: "):]
+    assert form.startswith('player: "null"\n')
+    assert 'player: "true"' in (root / "turn-000" / "reports" / "true.txt").read_text()
+    assert "player: off\n" in (root / "turn-000" / "reports" / "off.txt").read_text()  # read as text: no quotes
+    order = root / "turn-001" / "orders" / "null.yaml"
+    order.write_text(form.replace("orders:\n", "orders: []\n", 1))  # the form as sent back, no orders
+    code, out, _ = pbem(capsys, "check", order, "--campaign", root)
+    assert code == 0, out
+    order.write_text("player: null\nturn: 1\norders: []\n")
+    code, out, _ = pbem(capsys, "check", order, "--campaign", root)
+    assert code == 1 and 'player: must be text, not empty (YAML reads a bare null that way: to mean the text null, put it in quotes: "null")' in out
+
+
+def test_messages_say_why_a_value_was_not_what_was_typed(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    order = campaign / "turn-001" / "orders" / "tony.yaml"
+    password = passwords(campaign)["tony"]
+    order.write_text(f'player: tony\nturn: 1\npassword: "{password}"\norders:\n  - {{sid: 1234567890123456789, guard: 1}}\n  - 42\n  - [1, 2]\n')
+    code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
+    assert code == 1
+    assert "orders[0].sid must be a whole number, not the text \"1234567890123456789\" (19 digits: numbers of more than 18 digits are not read)" in out
+    assert "orders[1] must be a mapping or text, not the number 42" in out
+    assert "orders[2] must be a mapping or text, not a list" in out
+    order.write_text(f'player: tony\nturn: 1\npassword: "{password}"\norders:\n#  - {{sid: 1, guard: 2}}\n')  # a form sent back unfilled
+    code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
+    assert code == 0 and "accepted for tony, turn 1 (no orders)" in out
+
+
+def test_a_file_from_a_player_with_nothing_to_order_is_named_as_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "hide"
+    assert pbem(capsys, "new", root, "--game", "hide", "--players", "a,b,c", "--no-passwords", "--seed", "x")[0] == 0
+    order = root / "turn-001" / "orders" / "b.yaml"
+    order.write_text("player: b\nturn: 1\norders: []\n")  # in H.I.D.E.'s first turn only a is due
+    code, out, _ = pbem(capsys, "check", order, "--campaign", root)
+    assert code == 1 and "b is not due to send orders this turn" in out
+    assert "the adjudicator would ignore the file" in out and "NMR" not in out
+    code, out, _ = pbem(capsys, "adjudicate", root, "--nmr")
+    assert code == 0 and "b.yaml (b has nothing to order this turn)" in out
+    assert json.loads((root / "turn-001" / "results.json").read_text())["stray_files"] == ["b.yaml"]
+
+
+def test_report_prints_the_markdown_public_report_not_its_bbcode_copy(capsys: pytest.CaptureFixture[str]) -> None:
+    example = REPO / "turns" / "secrets-example"
+    code, out, _ = pbem(capsys, "report", example)
+    assert code == 0 and out == (example / "turn-005" / "reports" / "public.md").read_text()
+
+
+def test_a_reader_that_goes_away_is_not_a_failure() -> None:
+    """`pbem report DIR | head -1`: the pipe closes early; no error, no traceback."""
+    report = subprocess.Popen([sys.executable, "-m", "adjudicator", "report", "turns/secrets-example"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert report.stdout is not None and report.stderr is not None
+    report.stdout.readline()
+    report.stdout.close()
+    assert report.wait() == 0
+    assert report.stderr.read() == b""
+
+
+def test_mail_options_that_cannot_work_are_usage_errors(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for args, words in ((["--send"], "--send needs --smtp HOST:PORT"), (["--send", "--smtp", "nohost"], "--smtp takes HOST:PORT")):
+        with pytest.raises(SystemExit) as usage:
+            main(["mail", str(campaign), *args])
+        assert usage.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_reading_problems_name_the_file_without_blaming_the_disk(tmp_path: Path, campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = pbem(capsys, "check", tmp_path, "--campaign", campaign)
+    assert code == 1 and err == f"pbem: {tmp_path}: cannot read the order file (Is a directory); nothing was checked\n"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = pbem(capsys, "reveal", empty)
+    assert code == 1 and "is not a campaign folder" in err
+    assert list(empty.iterdir()) == []  # no lock file left in a folder that is no campaign
+
+
+def test_a_potion_written_with_a_leading_plus_stays_a_potion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """YAML 1.2 would read a bare `+4` as the number 4; the loader keeps the text, so Jekyll's `+4` is potion4."""
+    root = tmp_path / "jk"
+    assert pbem(capsys, "new", root, "--game", "jekyll", "--players", "tony,mel", "--no-passwords", "--seed", "s1")[0] == 0
+    code, out, _ = pbem(capsys, "show", root, "--json", "--player", "tony")
+    potion = next(card for card in json.loads(out)["players"]["tony"]["hand"] if card.startswith("potion"))
+    order = root / "turn-001" / "orders" / "tony.yaml"
+    order.write_text(f"player: tony\nturn: 1\norders:\n  - +{potion.removeprefix('potion')}\n")
+    code, out, _ = pbem(capsys, "check", order, "--campaign", root)
+    assert code == 0 and f"give {potion} to" in out, out

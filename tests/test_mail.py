@@ -201,8 +201,9 @@ def test_mail_needs_a_gm_address_and_a_valid_smtp(tmp_path: Path, capsys: pytest
     create(root, "secrets", [dict(p) for p in PLAYERS], seed="x")
     code, _, err = pbem(capsys, "mail", root)
     assert code == 1 and "gm_email" in err
-    code, _, err = pbem(capsys, "mail", root, "--send")
-    assert code == 1 and "--smtp" in err
+    with pytest.raises(SystemExit) as usage:  # a usage error: exit 2
+        main(["mail", str(root), "--send"])
+    assert usage.value.code == 2 and "--smtp" in capsys.readouterr().err
     code, _, err = pbem(capsys, "mail", root, "--turn", "3")
     assert code == 1 and "has not been adjudicated" in err
 

@@ -72,3 +72,7 @@ def test_alias_bomb_is_refused_quickly() -> None:
     lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]" for i in range(1, 30)]
     with pytest.raises(YamlError, match="aliases"):
         load("\n".join(lines).encode())
+
+
+def test_a_leading_plus_keeps_the_text() -> None:
+    assert load("a: +3\nb: -3\nc: 3\nd: +0\n") == {"a": "+3", "b": -3, "c": 3, "d": "+0"}

@@ -53,8 +53,10 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
     if potion_rule and len(potions) >= 2 and len(gifts) == count and not any(is_potion(c) for c in gifts):
         last = accepted[-1]
         lowest = min(potions, key=low_order)
-        last.void = (f"you hold {len(potions)} potions, so your exchange must include one; {last.order['give']} "  # type: ignore[index]
-                     f"is dropped and your lowest potion, {lowest}, is given instead")
+        # Worded so that the report's "this order does nothing" that follows stays true:
+        # the order is dropped, and the rule (JEKYLL-13), not the order, gives the potion.
+        last.void = (f"you hold {len(potions)} potions, so your exchange must include one; this order "  # type: ignore[index]
+                     f"({last.order['give']}) is dropped, and the rule gives your lowest potion, {lowest}, in its place")
         last.order, last.meaning = None, ""
     return readings
 
