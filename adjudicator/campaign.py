@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,30 @@ def read_yaml_object(path: Path, fields: dict[str, type] | None = None) -> dict[
     if value is None:  # YAML reads an empty file (or only comments) as null
         raise damaged(path, "it is empty")
     return _check_fields(path, value, fields or {}, "a mapping (key: value lines)")
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates: they reorder the text around a name in a report (a name
+could make a line read differently from what it says). Joiners (emoji, Indic scripts) are fine."""
+
+
+def display_name(name: str, seat: str, others: list[dict[str, Any]]) -> str:
+    """A seat's display name, checked against the other seats: one line (runs of spaces, tabs and
+    line breaks become one space), no control characters, and not the name or the id of another
+    seat, in any case (orders name players by either, case-insensitively: two alike would make an
+    order ambiguous and two players look the same in every report)."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise CampaignError(f"the display name of '{seat}' is empty")
+    if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in cleaned):
+        raise CampaignError(f"the display name of '{seat}' holds a control character; names are one line of plain text")
+    for other in others:
+        if other["id"] == seat:
+            continue
+        if cleaned.casefold() in (other["id"].casefold(), str(other["name"]).casefold()):
+            what = "id" if cleaned.casefold() == other["id"].casefold() else "display name"
+            raise CampaignError(f"'{cleaned}' (for '{seat}') is already the {what} of '{other['id']}': each player needs a name of their own")
+    return cleaned
 
 
 def _check_ids(ids: list[Any], path: Path) -> None:

@@ -28,6 +28,14 @@ def _console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
+def _literal(value: Any) -> str:
+    """A value shown as it is in rich output: a campaign name or a player's text holding
+    `[bold]` or `[link=...]` is printed, not obeyed."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
 def _err(message: str) -> None:
     print(f"pbem: {message}", file=sys.stderr)
 
@@ -66,7 +74,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         name=args.name,
     )
     out = _console()
-    out.print(f"Created {campaign.game.title} campaign [bold]{campaign.config['name']}[/] in {campaign.root}")
+    out.print(f"Created {campaign.game.title} campaign [bold]{_literal(campaign.config['name'])}[/] in {_literal(campaign.root)}")
     out.print(f"Seed commitment (publish it): {campaign.config['seed_commitment']}")
     if args.seed is not None:
         out.print(
@@ -74,8 +82,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             "commitment and foresee every draw; use it only for tests, demos or a tournament that announces it."
         )
     if campaign.uses_passwords:
-        out.print(f"Passwords for the players are in {campaign.root / 'gm' / 'passwords.yaml'}: send each player their own.")
-    out.print(f"Opening reports: {campaign.turn_dir(0) / 'reports'}; orders for turn 1 go to {campaign.turn_dir(1) / 'orders'}/")
+        out.print(f"Passwords for the players are in {campaign.root / 'gm' / 'passwords.yaml'}: send each player their own.", markup=False)
+    out.print(f"Opening reports: {campaign.turn_dir(0) / 'reports'}; orders for turn 1 go to {campaign.turn_dir(1) / 'orders'}/", markup=False)
     return 0
 
 
@@ -95,10 +103,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     out = _console()
     if game.is_over(state):
         winners = ", ".join(state.get("names", {}).get(p, p) for p in game.winners(state))
-        out.print(f"{campaign.config['name']} ({game.title}): over after turn {last}; winners: {winners}")
+        out.print(f"{campaign.config['name']} ({game.title}): over after turn {last}; winners: {winners}", markup=False)
         return 0
     pending = last + 1
-    out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}")
+    out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}", markup=False)
     received, _ = read_orders_folder(campaign.turn_dir(pending) / "orders")
     table = Table("player", "orders", "detail")
     waiting = []
@@ -106,11 +114,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
         if name is None:
             waiting.append(player)
-            table.add_row(player, "[red]missing[/]", "")
+            table.add_row(player, "[red]missing[/]", "")  # ids are letters, digits, - and _: no markup
             continue
         sub = load_submission(campaign, state, pending, player, received[name], f"orders/{name}")
         if sub.nmr:
-            table.add_row(player, "[red]rejected[/]", "; ".join(f"{p.where}: {p.what}" for p in sub.problems))
+            table.add_row(player, "[red]rejected[/]", _literal("; ".join(f"{p.where}: {p.what}" for p in sub.problems)))
         else:
             void = len(sub.void)
             table.add_row(player, "[green]valid[/]", f"{len(sub.readings)} orders" + (f", {void} void" if void else ""))
@@ -135,7 +143,7 @@ def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
         return
     left = time_left(due, dt.datetime.now(dt.UTC))
     colour = "red" if left.startswith("passed") else "green"
-    out.print(f"Deadline for turn {pending}: {due.text} ([{colour}]{left}[/])")
+    out.print(f"Deadline for turn {pending}: {_literal(due.text)} ([{colour}]{left}[/])")
 
 
 # -- check --------------------------------------------------------------------
@@ -294,6 +302,7 @@ def cmd_mail(args: argparse.Namespace) -> int:
 
     from . import atomic, mailout
     from .campaign import Campaign
+    from .schedule import ScheduleError
 
     smtp = None
     if args.send:
@@ -313,6 +322,8 @@ def cmd_mail(args: argparse.Namespace) -> int:
                 files, notes = mailout.report_messages(campaign, turn)
         except mailout.MailError as exc:
             raise Failure(str(exc)) from None
+        except ScheduleError as exc:
+            raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
         written = mailout.write_outbox(root, files)
         if args.resend_in_doubt:
             for name in mailout.resend_in_doubt(root):
@@ -324,10 +335,10 @@ def cmd_mail(args: argparse.Namespace) -> int:
             )
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
-        out.print(f"Outbox {mailout.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.")
+        out.print(f"Outbox {mailout.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.", markup=False)
         if smtp is None:
             pending = mailout.outbox_summary(root)["pending"]
-            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).")
+            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
             return 0
         try:
             delivered = mailout.send(root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(mailout.recipients(m)))}"))
@@ -367,11 +378,11 @@ def cmd_replace(args: argparse.Namespace) -> int:
     before = done.outgoing.get("name", args.seat)
     out.print(f"Seat {done.seat}: {escape(str(before))} hands over to {escape(args.name)} from turn {done.turn}.")
     if done.password_file is not None:
-        out.print(f"The new player's password is in {done.password_file}: send it to them (the old one no longer works).")
+        out.print(f"The new player's password is in {done.password_file}: send it to them (the old one no longer works).", markup=False)
     for path in done.moved:
         out.print(f"[yellow]The outgoing player's orders for turn {done.turn} were moved to {escape(path)}.[/]")
     last = done.turn - 1
-    out.print(f"Send them the latest report (pbem mail {args.dir} --turn {last} mails it to the new address).")
+    out.print(f"Send them the latest report (pbem mail {args.dir} --turn {last} mails it to the new address).", markup=False)
     return 0
 
 
@@ -407,14 +418,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     out = _console()
-    out.print(f"{data['game']}: turn {data['turn']}, phase {data['phase']}" + (" (over)" if data["over"] else ""))
+    out.print(f"{data['game']}: turn {data['turn']}, phase {data['phase']}" + (" (over)" if data["over"] else ""), markup=False)
     fields = sorted({k for row in data["players"].values() for k in row})
     table = Table("player", *fields)
     for player, row in data["players"].items():
-        table.add_row(player, *(str(row.get(k, "")) for k in fields))
+        table.add_row(player, *(_literal(row.get(k, "")) for k in fields))
     out.print(table)
     if data["over"]:
-        out.print(f"Winners: {', '.join(data['winners'])}")
+        out.print(f"Winners: {', '.join(data['winners'])}", markup=False)
     return 0
 
 
@@ -575,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     except (Failure, CampaignError, UnknownGame, Busy) as exc:
         _err(str(exc))
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: every write is atomic, and a turn cut short is finished or undone by the next command
+        _err("interrupted; nothing was half written (a turn in progress is finished or undone by the next command)")
+        return 130
     except BrokenPipeError:  # the reader went away (`pbem report DIR | head`): not a failure of the command
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 0

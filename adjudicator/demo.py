@@ -60,12 +60,13 @@ def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bo
 def run_demo(
     game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any
 ) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from .cli import show_json
 
     root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
-    with console.status(f"Playing a {game_id} campaign in {root} ..."):
+    with console.status(escape(f"Playing a {game_id} campaign in {root} ...")):
         campaign = play(root, game_id, seed, players, passwords)
         result = audit(root)
     data = show_json(root, None)
@@ -77,11 +78,11 @@ def run_demo(
         table.add_column(name)
     for player, row in data["players"].items():
         marker = " (winner)" if player in data["winners"] else ""
-        table.add_row(names.get(player, player) + marker, *(_cell(row[k]) for k in fields))
+        table.add_row(escape(names.get(player, player)) + marker, *(escape(_cell(row[k])) for k in fields))
     console.print(table)
-    console.print(f"Campaign folder: {root}")
-    console.print(f"Public report of the last turn: {campaign.turn_dir(data['turn']) / 'reports'}")
-    console.print("Seed revealed; audit: " + ("clean, every turn replays byte for byte" if result.divergence is None else result.divergence))
+    console.print(f"Campaign folder: {root}", markup=False)
+    console.print(f"Public report of the last turn: {campaign.turn_dir(data['turn']) / 'reports'}", markup=False)
+    console.print("Seed revealed; audit: " + ("clean, every turn replays byte for byte" if result.divergence is None else result.divergence), markup=False)
     return 0 if result.divergence is None else 1
 
 

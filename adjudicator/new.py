@@ -9,7 +9,7 @@ from typing import Any
 
 from . import auth, games
 from .atomic import write_tree
-from .campaign import PLAYER_ID, Campaign, CampaignError, dump_yaml, turn_name
+from .campaign import PLAYER_ID, Campaign, CampaignError, display_name, dump_yaml, turn_name
 from .games.base import Game, Option
 from .render import Renderer
 from .rng import commitment, new_seed
@@ -94,6 +94,7 @@ def create(
     entries = []
     for player in players:
         entry = dict(player)
+        entry["name"] = display_name(str(entry.get("name", entry["id"])), entry["id"], players)
         if passwords:
             secret_passwords[player["id"]] = auth.new_password()
             entry["password"] = auth.hash_password(secret_passwords[player["id"]])

@@ -24,7 +24,7 @@ from typing import Any
 
 from . import atomic, auth, yamlsafe
 from .adjudicate import prepare
-from .campaign import Campaign, CampaignError, dump_yaml, read_yaml, turn_name
+from .campaign import Campaign, CampaignError, display_name, dump_yaml, read_yaml, turn_name
 from .turn import SEATS_FILE
 
 
@@ -40,8 +40,7 @@ class Replacement:
 
 
 def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
-    name = " ".join(name.split())
-    if not name:
+    if not name.strip():
         raise CampaignError("--name must give the new player's display name")
     Campaign.open(root)
     with atomic.locked(Path(root)):
@@ -52,6 +51,7 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
         entry = campaign.player(seat)
         if entry is None:
             raise CampaignError(f"no seat '{seat}' in {campaign.root}; seats: {', '.join(p['id'] for p in campaign.players)}")
+        name = display_name(name, seat, campaign.players)
         pending = campaign.last_turn + 1
         outgoing = campaign.holder(seat) or {}
         since = int(entry.get("since", 1))
@@ -99,6 +99,10 @@ def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[st
         path = campaign.turn_dir(pending) / "orders" / f"{seat}.{ext}"
         if path.is_file():
             target = campaign.root / "gm" / "replaced" / f"{turn_name(pending)}-{seat}.{ext}"
+            number = 1
+            while target.exists():  # a seat handed over twice before the turn: keep every file
+                number += 1
+                target = target.with_name(f"{turn_name(pending)}-{seat}-{number}.{ext}")
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
             moved.append(str(target.relative_to(campaign.root)))

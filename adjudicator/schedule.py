@@ -7,15 +7,24 @@
       deadlines:                       # explicit deadlines win over the rule (an extension, a holiday)
         3: "2026-12-18 20:00"
 
-A repeating rule counts in local wall-clock time: a 20:00 deadline stays at 20:00
-when the clocks change. Nothing here reads the clock except `time_left`, which
-only `pbem status` and `pbem mail --remind` use; reports take their dates from
-the schedule, an input, so they stay deterministic.
+`start` alone is the deadline of turn 1 only; `every` repeats from `start` or from the latest
+explicit deadline before a turn. The whole schedule is checked whichever turn is asked about:
+an unknown key, a time that is not a time, a local time that the spring clock change skips, and
+deadlines that do not increase with the turn number are all refused (ScheduleError). A deadline
+in the past is not refused: that would depend on the clock.
+
+A repeating rule counts in local wall-clock time: a 20:00 deadline stays at 20:00 when the
+clocks change. A repeated deadline that lands in the hour the spring change skips moves forward
+by the gap (02:30 becomes 03:30); a time in the hour the autumn change repeats means its first
+occurrence (summer time; zoneinfo's fold=0). Nothing here reads the clock except `time_left`,
+which only `pbem status` and `pbem mail --remind` use; reports take their dates from the
+schedule, an input, so they stay deterministic.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +36,8 @@ _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Su
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
 _EVERY = re.compile(r"\s*(\d+)\s*(minute|hour|day|week)s?\s*\Z", re.IGNORECASE)
 _LOCAL = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2}))?\s*\Z")
+_TURN = re.compile(r"\s*\d+\s*\Z")
+_KEYS = ("timezone", "start", "every", "deadlines")
 
 
 class ScheduleError(CampaignError):
@@ -59,6 +70,32 @@ class Deadline:
         return cls(int(data["turn"]), dt.datetime.fromisoformat(data["at"]).astimezone(zone), data["zone"])
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """A schedule read and checked: every time aware, in the campaign's zone."""
+
+    name: str
+    zone: ZoneInfo
+    anchors: dict[int, dt.datetime]
+    """Turn -> its deadline as written: `deadlines:`, and `start` for turn 1 unless `deadlines:` gives turn 1."""
+    sources: dict[int, str]
+    """Turn -> the entry of campaign.yaml that gave its anchor, for messages."""
+    step: dt.timedelta | None
+
+
+def _keys(schedule: dict[Any, Any]) -> None:
+    unknown = [key for key in schedule if key not in _KEYS]
+    if not unknown:
+        return
+    named = []
+    for key in unknown:
+        close = difflib.get_close_matches(str(key), _KEYS, n=1)
+        named.append(f"'{key}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    plural = "s" if len(unknown) > 1 else ""
+    raise ScheduleError(f"schedule: unknown key{plural} {listed}; the keys are timezone, start, every and deadlines")
+
+
 def _zone(schedule: dict[str, Any]) -> tuple[str, ZoneInfo]:
     name = str(schedule.get("timezone", "UTC"))
     try:
@@ -67,22 +104,46 @@ def _zone(schedule: dict[str, Any]) -> tuple[str, ZoneInfo]:
         raise ScheduleError(f"schedule.timezone: '{name}' is not a time zone name such as Europe/Berlin or UTC") from None
 
 
+def _minute(at: dt.datetime) -> str:
+    return f"{at:%Y-%m-%d %H:%M}"
+
+
+def _wall(wall: dt.datetime, zone: ZoneInfo, where: str | None = None, value: Any = None) -> dt.datetime:
+    """A naive local time made aware in `zone`. A time the spring clock change skips is refused
+    when the GM wrote it (`where` names the entry), and moved forward by the gap when the rule
+    made it. A time the autumn change repeats is its first occurrence (fold=0)."""
+    at = wall.replace(tzinfo=zone)
+    real = at.astimezone(dt.UTC).astimezone(zone)
+    if real.replace(tzinfo=None) == wall.replace(tzinfo=None):
+        return at
+    if where is None:
+        return real
+    before = wall.replace(tzinfo=zone, fold=1).astimezone(dt.UTC).astimezone(zone)
+    gap = _span(real.utcoffset() - before.utcoffset())  # type: ignore[operator]
+    raise ScheduleError(
+        f"{where}: '{value}' does not exist in {zone.key}: the clocks go forward {gap} on that day and skip it; "
+        f"write {_minute(real)} or {_minute(before)} instead"
+    )
+
+
 def _local(value: Any, zone: ZoneInfo, where: str) -> dt.datetime:
     """A wall-clock time in the campaign's zone; YAML may already have made it a date or datetime."""
     if isinstance(value, dt.datetime):
-        return value.astimezone(zone) if value.tzinfo else value.replace(tzinfo=zone)
+        return value.astimezone(zone) if value.tzinfo else _wall(value, zone, where, value)
     if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, 23, 59, tzinfo=zone)
+        return _wall(dt.datetime(value.year, value.month, value.day, 23, 59), zone, where, value)
     match = _LOCAL.match(str(value))
     if not match:
         raise ScheduleError(f"{where}: '{value}' is not a time of the form 2026-12-01 20:00")
     year, month, day, hour, minute = match.groups()
     try:
         if hour is None:  # a bare date means the end of that day
-            return dt.datetime(int(year), int(month), int(day), 23, 59, tzinfo=zone)
-        return dt.datetime(int(year), int(month), int(day), int(hour), int(minute), tzinfo=zone)
+            wall = dt.datetime(int(year), int(month), int(day), 23, 59)
+        else:
+            wall = dt.datetime(int(year), int(month), int(day), int(hour), int(minute))
     except ValueError as exc:
         raise ScheduleError(f"{where}: '{value}' is not a real time ({exc})") from None
+    return _wall(wall, zone, where, value)
 
 
 def _step(value: Any) -> dt.timedelta:
@@ -96,40 +157,97 @@ def _step(value: Any) -> dt.timedelta:
     return step
 
 
-def deadline(schedule: dict[str, Any] | None, turn: int) -> Deadline | None:
-    """The deadline for the orders of `turn`, or None when the schedule gives none."""
-    if not schedule:
-        return None
+def _turn(key: Any) -> int:
+    if isinstance(key, bool) or not (isinstance(key, int) or (isinstance(key, str) and _TURN.match(key))) or int(key) < 1:
+        raise ScheduleError(f"schedule.deadlines: '{key}' is not a turn number (1, 2, 3, ...)")
+    return int(key)
+
+
+def _read(schedule: Any) -> _Rules:
+    """The whole schedule, checked entry by entry, whichever turn is asked about."""
     if not isinstance(schedule, dict):
         raise ScheduleError("schedule must be a mapping with timezone, and deadlines or start and every")
+    _keys(schedule)
     name, zone = _zone(schedule)
     explicit = schedule.get("deadlines") or {}
     if not isinstance(explicit, dict):
         raise ScheduleError("schedule.deadlines must map turn numbers to times")
-    by_turn = {}
+    anchors: dict[int, dt.datetime] = {}
+    sources: dict[int, str] = {}
     for key, value in explicit.items():
-        try:
-            by_turn[int(key)] = value
-        except (TypeError, ValueError):
-            raise ScheduleError(f"schedule.deadlines: '{key}' is not a turn number") from None
-    if turn in by_turn:
-        return Deadline(turn, _local(by_turn[turn], zone, f"schedule.deadlines.{turn}"), name)
-    if "every" not in schedule:
+        turn = _turn(key)
+        if turn in anchors:
+            raise ScheduleError(f"schedule.deadlines: turn {turn} is given twice")
+        anchors[turn] = _local(value, zone, f"schedule.deadlines.{turn}")
+        sources[turn] = f"schedule.deadlines.{turn}"
+    if "start" in schedule:
+        start = _local(schedule["start"], zone, "schedule.start")
+        if 1 not in anchors:  # an explicit deadline for turn 1 wins over start
+            anchors[1], sources[1] = start, "schedule.start"
+    step = None
+    if "every" in schedule:
+        step = _step(schedule["every"])
+        if not anchors:
+            raise ScheduleError("schedule.every: nothing to repeat from: give start (the deadline of turn 1) or a deadline in deadlines:")
+    rules = _Rules(name, zone, dict(sorted(anchors.items())), sources, step)
+    _check_order(rules)
+    return rules
+
+
+def _at(rules: _Rules, turn: int) -> dt.datetime | None:
+    if turn in rules.anchors:
+        return rules.anchors[turn]
+    earlier = [t for t in rules.anchors if t < turn]
+    if rules.step is None or not earlier:
         return None
-    step = _step(schedule["every"])
-    # Repeat from the latest explicit deadline before this turn, or from `start` (turn 1).
-    anchors = [t for t in by_turn if t < turn]
-    if anchors:
-        base_turn = max(anchors)
-        base = _local(by_turn[base_turn], zone, f"schedule.deadlines.{base_turn}")
-    elif "start" in schedule:
-        base_turn, base = 1, _local(schedule["start"], zone, "schedule.start")
-    else:
+    # Repeat from the latest anchor before this turn: an explicit deadline, or `start` (turn 1).
+    base_turn = max(earlier)
+    wall = rules.anchors[base_turn].replace(tzinfo=None) + rules.step * (turn - base_turn)  # wall-clock arithmetic: 20:00 stays 20:00
+    return _wall(wall, rules.zone)
+
+
+def _previous(rules: _Rules, turn: int) -> int | None:
+    """The latest turn before `turn` that has a deadline."""
+    earlier = [t for t in rules.anchors if t < turn]
+    if not earlier:
         return None
-    if turn < base_turn:
+    return turn - 1 if rules.step is not None else max(earlier)
+
+
+def _source(rules: _Rules, turn: int) -> str:
+    return rules.sources.get(turn, "schedule.every")
+
+
+def _in_order(rules: _Rules, turn: int, at: dt.datetime) -> None:
+    before = _previous(rules, turn)
+    if before is None:
+        return
+    earlier = _at(rules, before)
+    assert earlier is not None
+    if at <= earlier:
+        raise ScheduleError(
+            f"{_source(rules, turn)}: turn {turn}'s deadline, {_minute(at)} {at.tzname()}, is not later than turn {before}'s, "
+            f"{_minute(earlier)} {earlier.tzname()} (from {_source(rules, before)}); each turn's deadline must be later than the one before"
+        )
+
+
+def _check_order(rules: _Rules) -> None:
+    """Deadlines increase with the turn number. Between anchors the rule adds a positive step,
+    so comparing each anchor with the turn before it covers the written schedule."""
+    for turn, at in rules.anchors.items():
+        _in_order(rules, turn, at)
+
+
+def deadline(schedule: dict[str, Any] | None, turn: int) -> Deadline | None:
+    """The deadline for the orders of `turn`, or None when the schedule gives none."""
+    if not schedule:
         return None
-    wall = base.replace(tzinfo=None) + step * (turn - base_turn)  # wall-clock arithmetic: 20:00 stays 20:00
-    return Deadline(turn, wall.replace(tzinfo=zone), name)
+    rules = _read(schedule)
+    at = _at(rules, turn)
+    if at is None:
+        return None
+    _in_order(rules, turn, at)  # a repeat moved forward out of the spring gap, by a step shorter than the gap
+    return Deadline(turn, at, rules.name)
 
 
 def time_left(target: Deadline, now: dt.datetime) -> str:

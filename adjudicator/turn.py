@@ -129,8 +129,13 @@ def seat_history(campaign: Campaign, setup: dict[str, Any], turn_number: int) ->
         if data is None:
             continue
         for seat, change in sorted(read_seat_changes(data).items()):
-            if seat in history:
-                history[seat][-1]["to"] = number - 1
+            if seat not in history:
+                continue
+            current = history[seat][-1]
+            if current["from"] == number:  # handed over before playing a turn: leaves no trace
+                current["name"] = change["name"]
+            else:
+                current["to"] = number - 1
                 history[seat].append({"name": change["name"], "from": number, "to": None})
     return history
 

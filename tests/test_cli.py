@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from adjudicator.atomic import locked
+from adjudicator.campaign import Campaign
 from adjudicator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -344,3 +345,52 @@ def test_a_potion_written_with_a_leading_plus_stays_a_potion(tmp_path: Path, cap
     order.write_text(f"player: tony\nturn: 1\norders:\n  - +{potion.removeprefix('potion')}\n")
     code, out, _ = pbem(capsys, "check", order, "--campaign", root)
     assert code == 0 and f"give {potion} to" in out, out
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        ("a=b", "'b' (for 'a') is already the id of 'b'"),
+        ("a=Sam,b=SAM", "is already the display name of"),
+        ("a=Bell\x07", "holds a control character"),
+    ],
+)
+def test_display_names_tell_players_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str], names: str, words: str) -> None:
+    code, _, err = pbem(capsys, "new", tmp_path / "c", "--game", "secrets", "--players", "a,b,c", "--names", names, "--no-passwords")
+    assert code == 1 and words in err, err
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_name_with_line_breaks_becomes_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "c"
+    assert pbem(capsys, "new", root, "--game", "secrets", "--players", "a,b,c", "--names", "a=Line1\nBcc: x@y.org", "--no-passwords")[0] == 0
+    assert Campaign.open(root).player("a")["name"] == "Line1 Bcc: x@y.org"
+
+
+def test_markup_in_campaign_text_is_shown_not_obeyed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "[red]dir[/red]"
+    code, out, _ = pbem(capsys, "new", root, "--game", "secrets", "--players", "a,b,c", "--name", "[red]Evil[/red] [link=http://x]y[/link]", "--no-passwords")
+    assert code == 0 and "campaign [red]Evil[/red] [link=http://x]y[/link] in" in out and str(root) in out
+    (root / "turn-001" / "orders" / "b.yaml").write_text('player: "[blink]b[/blink]"\nturn: 1\norders: []\n')
+    code, out, _ = pbem(capsys, "status", root)
+    assert code == 0 and out.startswith("[red]Evil[/red] [link=http://x]y[/link] (Sid's Secrets)")
+    assert "[blink]b[/blink]" in out
+
+
+def test_ctrl_c_is_one_line_and_leaves_nothing_half_done(tmp_path: Path) -> None:
+    """SIGINT while `pbem new` hashes 300 passwords (scrypt, tens of ms each)."""
+    import signal
+    import time
+
+    root = tmp_path / "big"
+    players = ",".join(f"p{i}" for i in range(300))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "adjudicator", "new", str(root), "--game", "secrets", "--players", players, "--option", "max_players=300"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+    )
+    time.sleep(2)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (out, err)
+    assert err.startswith("pbem: interrupted; nothing was half written") and "Traceback" not in err, err
+    assert not root.exists()  # the campaign is built beside its folder and renamed in only when whole

@@ -140,3 +140,169 @@ def test_suggested_gadget_line_is_a_legal_order(count: int, seed: str, all_guns:
             to_building += not text.split("  - gadget ", 1)[1].splitlines()[0].endswith(" to gun")
     assert checked > 10
     assert to_building > 0 or not all_guns
+
+
+# -- reasons in plain words (design 5, HIDE-16, HIDE-14, HIDE-28) ----------------------------------
+
+
+def _send(root: Path, turn: int, player: str, orders: list, *, turn_written: int | None = None) -> None:
+    import yaml
+
+    text = yaml.safe_dump({"player": player, "turn": turn if turn_written is None else turn_written, "orders": orders})
+    (root / f"turn-{turn:03d}" / "orders" / f"{player}.yaml").write_text(text, encoding="utf-8")
+
+
+def _report(root: Path, turn: int, name: str) -> str:
+    return (root / f"turn-{turn:03d}" / "reports" / name).read_text(encoding="utf-8")
+
+
+def _pending_state(root: Path) -> dict:
+    from adjudicator.campaign import Campaign
+
+    return Campaign.open(root).state()
+
+
+def _line(report: str, start: str) -> str:
+    return next(line for line in report.splitlines() if line.strip().startswith(start))
+
+
+def test_a_default_says_whether_orders_were_missing_void_or_used_up(tmp_path: Path) -> None:
+    """HIDE-16: a player whose file was rejected (or missing) is told so, not that their list ran dry;
+    one who sent no valid pick, and one whose listed dice were all gone, each read their own reason.
+    Nobody else's report, nor the public one, says any of it."""
+    from adjudicator.adjudicate import adjudicate
+    from adjudicator.new import create
+
+    root = tmp_path / "c"
+    players = ["ann", "ben", "cat", "dan"]
+    create(root, "hide", [{"id": p, "name": p.title()} for p in players], seed="reasons-2", passwords=False)
+    _send(root, 1, "ann", ["satellite"], turn_written=7)  # rejected whole: the wrong turn
+    _send(root, 1, "ben", [])  # a valid file with no orders
+    _send(root, 1, "cat", ["satellite"])
+    _send(root, 1, "dan", ["submarine"])
+    adjudicate(root, nmr=True)
+    assert "(no valid orders from you: the richest building you may target, HIDE-16)." in _report(root, 1, "ann.txt")
+    assert ("(none of your orders named a building you may target: the richest one, HIDE-16)."
+            in _report(root, 1, "ben.txt"))
+
+    pool = _pending_state(root)["pool"]
+    absent = next({"colour": c, "icon": i} for c in ("red", "blue", "green", "yellow")
+                  for i in ("army-base", "satellite", "submarine", "power-plant") if {"colour": c, "icon": i} not in pool)
+    _send(root, 2, "ann", [], turn_written=9)  # rejected whole
+    _send(root, 2, "ben", ["pick purple gun"])  # read, but no valid pick in it
+    _send(root, 2, "cat", [{"pick": absent}])  # a list that runs dry
+    # dan sends nothing at all
+    adjudicate(root, nmr=True)
+    expected = {
+        "ann": "(no valid orders from you: the default pick, HIDE-16).",
+        "ben": "(your orders held no valid pick: the default pick, HIDE-16).",
+        "cat": "(none of your listed dice was left: the default pick).",
+        "dan": "(no valid orders from you: the default pick, HIDE-16).",
+    }
+    for player, reason in expected.items():
+        report = _report(root, 2, f"{player}.txt")
+        assert reason in _line(report, f"- {player.title()} picks the "), (player, report)
+        for other, theirs in expected.items():
+            if theirs != reason:
+                assert theirs not in report, (player, other)
+    public = _report(root, 2, "public.md")
+    assert "HIDE-16" not in public and "default pick" not in public and "listed dice" not in public
+
+
+def test_a_default_guess_says_why_it_was_made(tmp_path: Path) -> None:
+    """HIDE-14: a guess at an agent shot earlier in the turn is skipped and the report says so, rather
+    than that the list gave no guess; a default pick's shot says it came with the default pick."""
+    from adjudicator.campaign import Campaign
+    from adjudicator.new import create
+    from adjudicator.render import Renderer
+    from adjudicator.turn import render_reports
+
+    players = ["ann", "ben", "cat", "dan"]
+    campaign = create(tmp_path / "c", "hide", [{"id": p, "name": p.title()} for p in players], seed="g", passwords=False)
+    before = copy.deepcopy(Campaign.open(campaign.root).state())
+    before.update(stage="mission", mission_turn=1, start="ann", pool=[
+        {"colour": "red", "icon": "satellite"}, {"colour": "blue", "icon": "power-plant"},
+        {"colour": "green", "icon": "submarine"}, {"colour": "yellow", "icon": "army-base"},
+        {"colour": "yellow", "icon": "gun"}])
+    for p, colour, icon in zip(players, ["red", "blue", "green", "yellow"],
+                               ["satellite", "submarine", "army-base", "power-plant"], strict=True):
+        before["identity"][p] = {"colour": colour, "icon": icon}
+    orders = {
+        "ann": [{"pick": {"colour": "red", "icon": "satellite"}, "guess": [{"player": "ben", "colour": "blue", "icon": "submarine"}]}],
+        "ben": [],
+        "cat": [{"pick": {"colour": "green", "icon": "submarine"}, "guess": [{"player": "ben", "colour": "blue", "icon": "submarine"}]}],
+        "dan": [],
+    }
+    after, events = GAME.resolve(before, orders, Rng("g", 1))
+    reports = render_reports(GAME, Renderer("hide", None), campaign.setup_record(), after, 1, events, {}, before)
+    cat = reports["reports/cat.txt"].decode()
+    assert ("Cat shoots at Dan, guessing green submarine (everyone you guessed at is already out: the default one, "
+            "HIDE-14): missed.") in cat
+    assert "your list gave no guess" not in cat
+    dan = reports["reports/dan.txt"].decode()
+    assert "(the default pick carries no guess: the default one, HIDE-14): missed." in dan
+    assert "HIDE-14" not in reports["reports/public.md"].decode()
+
+
+def _read(state: dict, player: str, items: list) -> list[str]:
+    return [r.void or "" for r in GAME.read_orders(GAME.view(state, player), player, list(enumerate(items)))]
+
+
+def _mission_state(players: list[str]) -> dict:
+    state = _setup(players)
+    state["stage"], state["mission_turn"] = "mission", 1
+    for p, icon in zip(players, ["satellite", "submarine", "army-base", "power-plant", "satellite"], strict=False):
+        state["identity"][p]["icon"] = icon
+    state["pool"] = [{"colour": "red", "icon": "gun"}, {"colour": "blue", "icon": "satellite"}]
+    return state
+
+
+def test_an_order_not_understood_says_which_word_and_names_a_player_of_this_campaign() -> None:
+    """HIDE-28: 'pick purple gun' is void because purple is no colour, and says so; the example of
+    a guess names a real player of this campaign (another one, still in), never one of the demo's."""
+    state = _mission_state(["zoe", "yan", "xavier"])
+    reasons = _read(state, "zoe", ["pick purple gun", "purple gun", "hello there", "pick red gun guess yan red",
+                                   "pick red gun guess yan red sat please"])
+    assert reasons[0] == "'purple' is not a die colour: the colours are red, blue, green and yellow"
+    assert reasons[1] == reasons[0]
+    assert reasons[2].startswith("not understood: an order begins with 'pick' (or a die's colour), 'gadget' or "
+                                 "'last man', not 'hello'") and "guess yan green army base" in reasons[2]
+    assert reasons[3] == "the guess 'yan red' names no icon: write a player, a colour and an icon, e.g. 'yan red satellite'"
+    assert reasons[4] == ("the guess 'yan red sat please' must be a player, a colour and an icon, "
+                          "e.g. 'yan red satellite'")
+    for reason in reasons:
+        assert "bruno" not in reason and "chiara" not in reason and "zoe" not in reason, reason
+
+
+def test_a_guess_at_nobody_valid_lists_only_the_agents_one_may_guess_at() -> None:
+    state = _mission_state(["ann", "ben", "cat", "dan"])
+    state["names"]["ben"] = "Benjamin"
+    state["out"] = {"dan": {"by": "cat", "mission_turn": 1}}
+    reasons = _read(state, "ann", ["pick red gun as sat guess zed red sat", "pick red gun as sat guess ann red sat",
+                                   "pick red gun as sat guess dan red sat"])
+    assert reasons == ["there is no player called 'zed': you may guess at ben (Benjamin) or cat",
+                       "you cannot guess your own identity die: you may guess at ben (Benjamin) or cat",
+                       "Dan is already out of this round: you may guess at ben (Benjamin) or cat"]
+
+
+@pytest.mark.parametrize("stage, item", [
+    ("security", "security moonbase"), ("security", {"security": "moonbase"}), ("security", "security gun"),
+    ("security", {"security": "gun"}), ("security", "moonbase"),
+    ("identity", "target moonbase"), ("identity", {"target": "gun"}), ("identity", "power plant"),
+    ("mission", "last man moonbase"), ("mission", "last man gun"), ("mission", {"last_man": "gun"}),
+    ("mission", "pick red gun as moonbase"), ("mission", {"pick": "red gun", "gun": "moonbase"}),
+    ("mission", "pick red gun guess ben red moonbase"), ("mission", "pick red gun guess ben red gun"),
+])
+def test_a_list_of_buildings_in_a_reason_holds_only_the_valid_ones(stage: str, item: object) -> None:
+    """HIDE-28, HIDE-9: a building that is void where it is written is never offered: no gun where a
+    building is asked for, no secured building as a target."""
+    state = _mission_state(["ann", "ben", "cat", "dan"])
+    state["stage"], state["security"] = stage, "power-plant" if stage == "identity" else None
+    [reason] = _read(state, "ann", [item])
+    assert reason, item
+    listed = reason.split(" may be ")[-1] if " may be " in reason else reason.split(" is turned to ")[-1]
+    assert "gun" not in listed.split(", or written")[0], reason
+    if stage == "identity":
+        assert listed == "army base, satellite or submarine", reason
+    else:
+        assert listed.startswith("army base, satellite, submarine or power plant"), reason

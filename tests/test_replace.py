@@ -106,3 +106,35 @@ def test_replace_refuses_unknown_seats_and_finished_games(tmp_path: Path, campai
     adjudicate(short, nmr=True)
     code, _, err = pbem(capsys, "replace", short, "a", "--name", "Al")
     assert code == 1 and "game is over" in err
+
+
+def test_a_seat_handed_over_before_turn_1_has_no_history_to_show(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Replaced before anyone played: the newcomer holds the seat from turn 1, and no report lists
+    the first player as having played `turns 1-0`."""
+    assert pbem(capsys, "replace", campaign, "tony", "--name", "Carl")[0] == 0
+    assert pbem(capsys, "replace", campaign, "tony", "--name", "Dora")[0] == 0
+    assert pbem(capsys, "adjudicate", campaign, "--nmr")[0] == 0
+    for report in ("tony.txt", "public.md"):
+        text = (campaign / "turn-001" / "reports" / report).read_text()
+        assert "turns 1-0" not in text and "played by" not in text and "Replacement players" not in text, report
+    assert "Dora" in (campaign / "turn-001" / "reports" / "tony.txt").read_text()
+
+
+def test_each_outgoing_players_orders_are_kept(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat handed over twice before a turn: both outgoing players' order files stay in gm/replaced/."""
+    send(campaign, "tony", 1, [{"sid": 1, "guard": 2}], passwords(campaign)["tony"])
+    assert pbem(capsys, "replace", campaign, "tony", "--name", "Carl")[0] == 0
+    send(campaign, "tony", 1, [{"sid": 2, "guard": 3}], passwords(campaign)["tony"])
+    code, out, _ = pbem(capsys, "replace", campaign, "tony", "--name", "Dora")
+    assert code == 0 and "gm/replaced/turn-001-tony-2.yaml" in out
+    kept = sorted((campaign / "gm" / "replaced").iterdir())
+    assert [p.name for p in kept] == ["turn-001-tony-2.yaml", "turn-001-tony.yaml"]
+    assert "guard: 3" in kept[0].read_text() and "guard: 2" in kept[1].read_text()
+
+
+def test_a_new_name_must_be_a_name_of_its_own(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pbem(capsys, "replace", campaign, "sue", "--name", "Suzy")[0] == 0
+    for name, words in (("SUZY", "already the display name of 'sue'"), ("david", "already the id of 'david'"), ("Carl\u202eevil", "control character")):
+        code, _, err = pbem(capsys, "replace", campaign, "tony", "--name", name)
+        assert code == 1 and words in err, err
+    assert Campaign.open(campaign).player("tony")["name"] == "Tony"  # nothing changed

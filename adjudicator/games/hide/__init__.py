@@ -137,8 +137,11 @@ class Hide:
         for p in rotation(new["players"], new["start"]):
             chosen = next((o for o in orders.get(p, []) if o.get("target") in allowed), None)
             new["identity"][p]["icon"] = chosen["target"] if chosen else richest(new["buildings"], allowed)
-            events.append({"code": "identity_set", "seen_by": [p], "player": p, "die": dict(new["identity"][p]),
-                           "default": chosen is None or chosen.get("nmr", False)})
+            event = {"code": "identity_set", "seen_by": [p], "player": p, "die": dict(new["identity"][p]),
+                     "default": chosen is None or chosen.get("nmr", False)}
+            if event["default"]:  # no valid order file, or no building in it that may be targeted (HIDE-16)
+                event["why"] = "no_orders" if chosen is not None else "no_target"
+            events.append(event)
         events.append({"code": "identities_hidden", "seen_by": "all", "players": list(new["players"])})
         new["stage"] = "mission"
         new["mission_turn"] = 1

@@ -106,11 +106,16 @@ def take_die(new: State, player: str, items: list[Order], events: list[Event]) -
     placed = placed_die(chosen["pick"], chosen.get("gun"), identity)
     where = "top" if shares_feature(placed, identity) else "front"
     new["screens"][player][where].append(placed)
-    events.append({"code": "picked", "seen_by": "all", "player": player, "die": dict(chosen["pick"]),
-                   "placed": placed, "placement": where, "turned": placed != chosen["pick"], "default": default,
-                   "listed": picks.index(chosen) + 1 if not default else None})
+    event: Event = {"code": "picked", "seen_by": "all", "player": player, "die": dict(chosen["pick"]),
+                    "placed": placed, "placement": where, "turned": placed != chosen["pick"], "default": default,
+                    "listed": picks.index(chosen) + 1 if not default else None}
+    if default:
+        # Why the default pick was made, for the player's report (HIDE-16): no valid pick in the
+        # player's orders (the report tells an NMR from its submission), or a list that ran dry.
+        event["why"] = "no_picks" if not picks else "list_ran_dry"
+    events.append(event)
     if where == "top":
-        attempt(new, player, placed, chosen.get("guess", []), events)
+        attempt(new, player, placed, chosen.get("guess", []), events, default_pick=default)
 
 
 def _default_guess(new: State, player: str, placed: Die) -> dict[str, str]:
@@ -120,7 +125,8 @@ def _default_guess(new: State, player: str, placed: Die) -> dict[str, str]:
     return {"player": target, "colour": placed["colour"], "icon": placed["icon"]}
 
 
-def attempt(new: State, player: str, placed: Die, guesses: list[dict[str, str]], events: list[Event]) -> None:
+def attempt(new: State, player: str, placed: Die, guesses: list[dict[str, str]], events: list[Event],
+            default_pick: bool = False) -> None:
     """An assassination attempt: the first listed guess whose target is still in the round."""
     guess = next((g for g in guesses if g["player"] != player and g["player"] not in new["out"]), None)
     default = guess is None
@@ -135,6 +141,10 @@ def attempt(new: State, player: str, placed: Die, guesses: list[dict[str, str]],
     event: Event = {"code": "assassination", "seen_by": "all", "player": player, "target": target,
                     "guess": {"colour": guess["colour"], "icon": guess["icon"]}, "result": "hit" if hit else "miss",
                     "default": default}
+    if default:
+        # Why the default guess was made (HIDE-14): the pick was the default one, the pick named no
+        # guess, or every agent it guessed at was shot earlier in this turn.
+        event["why"] = "default_pick" if default_pick else "no_guess" if not guesses else "guesses_out"
     events.append(event)
     if hit:
         assassinate(new, player, target, event, events)

@@ -12,8 +12,10 @@ from typing import Any
 
 from ..base import Reading, View
 from .components import (
+    BUILDINGS,
     COLOURS,
     GUN,
+    ICONS,
     Die,
     colour_of,
     die_words,
@@ -36,8 +38,13 @@ _GADGET = re.compile(rf"\s*gadget\s+({_COLOUR})\s+({_ICON})\s+(?:to|as|->)\s+({_
 _LAST_MAN = re.compile(rf"\s*last[\s_-]*man\s+({_ICON})\s*\Z", re.IGNORECASE)
 _TARGET = re.compile(rf"\s*(?:target|identity|security)?\s*({_ICON})\s*\Z", re.IGNORECASE)
 
-MISSION_FORMS = ("'pick red satellite', 'pick blue gun as submarine guess bruno green army base', "
-                 "'gadget yellow gun to satellite' or 'last man power plant'")
+_TURN_WORDS = ("as", "to", "->", "turn", "turned")
+
+
+def mission_forms(example: str) -> str:
+    """The one-line mission forms, the guess naming `example` (a player of this campaign, or PLAYER)."""
+    return (f"'pick red satellite', 'pick blue gun as submarine guess {example} green army base', "
+            "'gadget yellow gun to satellite' or 'last man power plant'")
 
 
 class Unreadable(ValueError):
@@ -57,25 +64,55 @@ def find_player(view: View, named: str) -> str | None:
     return by_name[0] if len(by_name) == 1 else None
 
 
-def _icon(word: Any, what: str) -> str:
+def rivals(view: View, player: str) -> list[str]:
+    """The players `player` may guess at: the others still in the round, in seat order."""
+    return [p for p in view["players"] if p != player and p not in view["out"]]
+
+
+def example_player(view: View, player: str) -> str:
+    """A player id for the examples in messages: another player of this campaign still in, else PLAYER."""
+    others = rivals(view, player) or [p for p in view["players"] if p != player]
+    return others[0] if others else "PLAYER"
+
+
+def one_of(choices: Any, last: str = "or") -> str:
+    """'a, b, c or d'."""
+    items = [str(c) for c in choices]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def icons_of(icons: Any) -> str:
+    """Icons as people write them: 'army base, satellite, submarine or power plant'."""
+    return one_of([words(i) for i in icons])
+
+
+def _icon(word: Any, what: str, allowed: Any = ICONS) -> str:
+    """An icon from the player's word; a word that is none says which icons `what` may be (HIDE-28)."""
     icon = icon_of(str(word))
     if icon is None:
-        raise Unreadable(f"'{word}' is not an icon ({what}: army base, satellite, submarine, power plant or gun)")
+        raise Unreadable(f"'{word}' is not an icon: {what} may be {icons_of(allowed)}")
     return icon
 
 
-def _building(word: Any, what: str) -> str:
-    icon = _icon(word, what)
+def _building(word: Any, what: str, allowed: Any = BUILDINGS) -> str:
+    """A building from the player's word: the message lists only the buildings `what` may be."""
+    icon = icon_of(str(word))
+    if icon is None:
+        raise Unreadable(f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     if icon == GUN:
-        raise Unreadable(f"{what} must be a building (army base, satellite, submarine or power plant), not a gun")
+        raise Unreadable(f"a gun is not a building: {what} may be {icons_of(allowed)}")
     return icon
 
 
 def _colour(word: Any) -> str:
     colour = colour_of(str(word))
     if colour is None:
-        raise Unreadable(f"'{word}' is not a dice colour (red, blue, green or yellow)")
+        raise Unreadable(_not_a_colour(word))
     return colour
+
+
+def _not_a_colour(word: Any) -> str:
+    return f"'{word}' is not a die colour: the colours are {one_of(COLOURS, 'and')}"
 
 
 def _die(spec: Any) -> Die:
@@ -83,30 +120,52 @@ def _die(spec: Any) -> Die:
         return {"colour": _colour(spec["colour"]), "icon": _icon(spec["icon"], "a die's icon")}
     match = re.fullmatch(rf"\s*({_COLOUR})\s+(.+?)\s*", str(spec), re.IGNORECASE)
     if not match:
+        first = str(spec).split()
+        if first and first[0].casefold() not in COLOURS:
+            raise Unreadable(f"{_not_a_colour(first[0])} (write a die as its colour and icon, e.g. 'red satellite')")
         raise Unreadable(f"'{spec}' does not name a die: write its colour and icon, e.g. 'red satellite'")
     return {"colour": match[1].lower(), "icon": _icon(match[2], "a die's icon")}
+
+
+def _leading_icon(tokens: list[str]) -> tuple[str | None, int]:
+    """The icon written by the first one or two words, and how many words it took."""
+    for n in (2, 1):
+        if len(tokens) >= n and re.fullmatch(_ICON, " ".join(tokens[:n]), re.IGNORECASE):
+            return icon_of(" ".join(tokens[:n])), n
+    return None, 0
+
+
+def _trailing_icon(tokens: list[str]) -> tuple[str | None, int]:
+    """The icon written by the last one or two words, and how many words it took."""
+    for n in (2, 1):
+        if len(tokens) > n and re.fullmatch(_ICON, " ".join(tokens[-n:]), re.IGNORECASE):
+            return icon_of(" ".join(tokens[-n:])), n
+    return None, 0
 
 
 # -- mission -------------------------------------------------------------------
 
 
-def parse_mission(item: Any) -> dict[str, Any]:
-    """A mission item as a mapping with the player's words still in it."""
+def parse_mission(item: Any, example: str = "PLAYER") -> dict[str, Any]:
+    """A mission item as a mapping with the player's words still in it.
+
+    `example` is the player named in the examples of a message: another player of the campaign.
+    """
     if isinstance(item, dict):
         return item
     text = str(item)
     for pattern, build in (
         (_GADGET, lambda m: {"gadget": {"die": {"colour": m[1], "icon": m[2]}, "to": m[3]}}),
         (_LAST_MAN, lambda m: {"last_man": m[1]}),
-        (_PICK, _pick_from_match),
+        (_PICK, lambda m: _pick_from_match(m, example)),
     ):
         match = pattern.fullmatch(text)
         if match:
             return build(match)
-    raise Unreadable(f"not understood: write {MISSION_FORMS}")
+    raise Unreadable(_explain_mission(text, example))
 
 
-def _pick_from_match(m: re.Match[str]) -> dict[str, Any]:
+def _pick_from_match(m: re.Match[str], example: str) -> dict[str, Any]:
     order: dict[str, Any] = {"pick": {"colour": m[1], "icon": m[2]}}
     if m[3] or m[4]:
         order["gun"] = m[3] or "keep"
@@ -115,18 +174,145 @@ def _pick_from_match(m: re.Match[str]) -> dict[str, Any]:
         for part in re.split(r"\s+or\s+", m[5], flags=re.IGNORECASE):
             g = _GUESS.fullmatch(part)
             if not g:
-                raise Unreadable(f"the guess '{part}' must be a player, a colour and an icon, e.g. 'bruno red satellite'")
+                raise Unreadable(_explain_guess(part, example))
             guesses.append({"player": g[1], "colour": g[2], "icon": g[3]})
         order["guess"] = guesses
     return order
 
 
+# -- why a line fits no form (HIDE-28): the first word that is wrong, and what it may be
+
+
+def _explain_mission(text: str, example: str) -> str:
+    tokens = text.split()
+    head = tokens[0].casefold() if tokens else ""
+    last_man = re.match(r"\s*last[\s_-]*man(?:\s+|\Z)(.*)\Z", text, re.IGNORECASE | re.DOTALL)
+    known = True
+    try:
+        if head in ("pick", "take"):
+            _explain_pick(tokens[1:], example)
+        elif head in COLOURS:
+            _explain_pick(tokens, example)
+        elif head == "gadget":
+            _explain_gadget(tokens[1:])
+        elif last_man:
+            word = last_man[1].strip()
+            if not word:
+                return f"'{text.strip()}' names no building: write e.g. 'last man {words(BUILDINGS[0])}'"
+            if not re.fullmatch(_ICON, word, re.IGNORECASE):
+                raise Unreadable(f"'{word}' is not a building: the last man's building may be {icons_of(BUILDINGS)}")
+            _building(word, "the last man's building")
+        elif head in ("security", "target", "identity"):
+            step = "security" if head == "security" else "identity"
+            return (f"'{tokens[0]}' orders belong to the {step} step, not to a mission turn: "
+                    f"write {mission_forms(example)}")
+        elif _leading_icon(tokens[1:])[0] is not None:
+            _explain_pick(tokens, example)  # a die written without 'pick' and with no colour ('purple gun')
+        else:
+            known = False
+    except Unreadable as exc:
+        return str(exc)
+    if not tokens:
+        return f"the order is empty: write {mission_forms(example)}"
+    if known:
+        return f"'{text.strip()}' is not understood: write {mission_forms(example)}"
+    return (f"not understood: an order begins with 'pick' (or a die's colour), 'gadget' or 'last man', "
+            f"not '{tokens[0]}'; write {mission_forms(example)}")
+
+
+def _explain_pick(tokens: list[str], example: str) -> None:
+    """Raise the reason a pick line (without its 'pick') fits no form."""
+    if not tokens:
+        raise Unreadable("'pick' names no die: write its colour and icon, e.g. 'pick red satellite'")
+    if tokens[0].casefold() not in COLOURS:
+        raise Unreadable(_not_a_colour(tokens[0]))
+    icon, n = _leading_icon(tokens[1:])
+    if icon is None:
+        if len(tokens) == 1:
+            raise Unreadable(f"'{tokens[0]}' names no icon: write the die's colour and icon, e.g. "
+                             f"'pick {tokens[0].lower()} satellite'")
+        raise Unreadable(f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
+    die = f"{tokens[0].lower()} {words(icon)}"
+    rest = tokens[1 + n:]
+    if rest and rest[0].casefold() in _TURN_WORDS:
+        skip = 2 if rest[0].casefold() in ("turn", "turned") and len(rest) > 1 and rest[1].casefold() == "to" else 1
+        after = rest[skip:]
+        upto = next((i for i, w in enumerate(after) if w.casefold() in ("guess", "guesses")), len(after))
+        word = " ".join(after[:upto])
+        if not re.fullmatch(_ICON, word, re.IGNORECASE):
+            raise Unreadable(_not_a_turn(word) if word else
+                             f"'{' '.join(rest[:skip])}' names no building to turn the gun to: write e.g. "
+                             f"'pick {die} as satellite'")
+        rest = after[upto:]
+    elif rest and rest[0].casefold() == "keep":
+        rest = rest[1:]
+    if rest and rest[0].casefold() in ("guess", "guesses"):
+        if len(rest) == 1:
+            raise Unreadable(f"'{rest[0]}' must be followed by a player, a colour and an icon, e.g. "
+                             f"'guess {example} red satellite'")
+        parts = re.split(r"\s+or\s+", " ".join(rest[1:]), flags=re.IGNORECASE)
+        bad = next((p for p in parts if not _GUESS.fullmatch(p)), None)
+        if bad is not None:
+            raise Unreadable(_explain_guess(bad, example))
+    elif rest:
+        raise Unreadable(f"'{' '.join(rest)}' is not understood after 'pick {die}': a gun die may be followed by "
+                         f"'as <building>' or 'keep', and any pick by 'guess <player> <colour> <icon>', e.g. "
+                         f"'pick blue gun as submarine guess {example} green army base'")
+
+
+def _not_a_turn(word: Any) -> str:
+    return (f"'{word}' is not a building: a gun die is turned to {icons_of(BUILDINGS)}, "
+            "or written 'keep' to stay a gun")
+
+
+def _explain_guess(part: str, example: str) -> str:
+    form = f"write a player, a colour and an icon, e.g. '{example} red satellite'"
+    tokens = part.split()
+    icon, n = _trailing_icon(tokens)
+    if icon is not None:
+        before = tokens[:-n]
+        if before[-1].casefold() not in COLOURS:
+            return f"{_not_a_colour(before[-1])} (in the guess '{part.strip()}')"
+        if len(before) == 1:
+            return f"the guess '{part.strip()}' names no player: {form}"
+    elif len(tokens) >= 3 and tokens[-2].casefold() in COLOURS:
+        return f"'{tokens[-1]}' is not a building: a guessed identity die's icon may be {icons_of(BUILDINGS)}"
+    elif len(tokens) >= 2 and tokens[-1].casefold() in COLOURS:
+        return f"the guess '{part.strip()}' names no icon: {form}"
+    return f"the guess '{part.strip()}' must be a player, a colour and an icon, e.g. '{example} red satellite'"
+
+
+def _explain_gadget(tokens: list[str]) -> None:
+    """Raise the reason a gadget line (without its 'gadget') fits no form."""
+    form = "write 'gadget <colour> <icon> to <icon>', e.g. 'gadget yellow gun to satellite'"
+    if not tokens:
+        raise Unreadable(f"'gadget' names no die: {form}")
+    if tokens[0].casefold() not in COLOURS:
+        raise Unreadable(_not_a_colour(tokens[0]))
+    icon, n = _leading_icon(tokens[1:])
+    if icon is None:
+        if len(tokens) == 1:
+            raise Unreadable(f"'{tokens[0]}' names no icon: {form}")
+        raise Unreadable(f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
+    die = f"{tokens[0].lower()} {words(icon)}"
+    rest = tokens[1 + n:]
+    if not rest or rest[0].casefold() not in ("to", "as", "->"):
+        raise Unreadable(f"'gadget {die}' must be followed by 'to' and the new icon: {form}")
+    new = " ".join(rest[1:])
+    others = [i for i in ICONS if i != icon]
+    if not new:
+        raise Unreadable(f"'gadget {die} {rest[0]}' names no new icon: it may be {icons_of(others)}")
+    if not re.fullmatch(_ICON, new, re.IGNORECASE):
+        raise Unreadable(f"'{new}' is not an icon: the new icon may be {icons_of(others)}")
+
+
 def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> None:
     """Each item of a mission preference list: a pick, a gadget use or the last man's building."""
     seen_last_man = False
+    example = example_player(view, player)
     for reading, item in parsed:
         try:
-            raw = parse_mission(item)
+            raw = parse_mission(item, example)
             if "pick" in raw:
                 reading.order, reading.meaning = _read_pick(view, player, raw)
             elif "gadget" in raw:
@@ -151,7 +337,10 @@ def _read_pick(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, 
     if gun is not None:
         if chosen["icon"] != GUN:
             raise Unreadable(f"only a gun die can be turned; the {die_words(chosen)} is placed as it shows")
-        gun = "keep" if str(gun).strip().casefold() == "keep" else _icon(gun, "what to turn the gun to")
+        word = str(gun).strip()
+        gun = "keep" if word.casefold() == "keep" else icon_of(word)
+        if gun is None:
+            raise Unreadable(_not_a_turn(word))
         if gun == GUN:
             gun = "keep"
         if gun == "keep" and chosen["colour"] == identity["colour"]:
@@ -183,16 +372,18 @@ def _read_guess(view: View, player: str, raw: Any) -> dict[str, str]:
     if isinstance(raw, str):
         match = _GUESS.fullmatch(raw)
         if not match:
-            raise Unreadable(f"the guess '{raw}' must be a player, a colour and an icon, e.g. 'bruno red satellite'")
+            raise Unreadable(_explain_guess(raw, example_player(view, player)))
         raw = {"player": match[1], "colour": match[2], "icon": match[3]}
     target = find_player(view, raw["player"])
+    # Only the players one may guess at are listed: not oneself, not an agent already out (HIDE-14).
+    choices = one_of([p if view["names"][p].casefold() == p.casefold() else f"{p} ({view['names'][p]})"
+                      for p in rivals(view, player)] or ["nobody"])
     if target is None:
-        known = ", ".join(f"{p} ({view['names'][p]})" for p in view["players"])
-        raise Unreadable(f"there is no player called '{raw['player']}' (players: {known})")
+        raise Unreadable(f"there is no player called '{raw['player']}': you may guess at {choices}")
     if target == player:
-        raise Unreadable("you cannot guess your own identity die")
+        raise Unreadable(f"you cannot guess your own identity die: you may guess at {choices}")
     if target in view["out"]:
-        raise Unreadable(f"{view['names'][target]} is already out of this round")
+        raise Unreadable(f"{view['names'][target]} is already out of this round: you may guess at {choices}")
     return {"player": target, "colour": _colour(raw["colour"]),
             "icon": _building(raw["icon"], "a guessed identity die's icon")}
 
@@ -201,7 +392,7 @@ def _read_gadget(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str
     if player in view["gadget_used"]:
         raise Unreadable("you have already used your gadget card this round")
     target = _die(raw["die"])
-    to = _icon(raw["to"], "the new icon")
+    to = _icon(raw["to"], "the new icon", [i for i in ICONS if i != target["icon"]])
     if to == target["icon"]:
         raise Unreadable(f"the gadget must change the die's icon, and the {die_words(target)} already shows {words(to)}")
     meaning = f"after your pick, use your gadget: turn a {die_words(target)} left in the pool to {words(to)}"
@@ -216,15 +407,20 @@ def _read_gadget(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str
 def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading, Any]]) -> None:
     """The identity building (a preference list), or the secured building (one order)."""
     key = "target" if phase == "identity" else "security"
+    # Only the buildings this order may name are offered: a target is never the secured building (HIDE-9).
+    allowed = [b for b in BUILDINGS if phase != "identity" or b != view["security"]]
+    what = "your target" if phase == "identity" else "the secured building"
     first = True
     for reading, item in parsed:
         try:
-            word = item.get(key) if isinstance(item, dict) else _word_of(item)
+            word = item.get(key) if isinstance(item, dict) else _word_of(item, what, allowed)
             if word is None:
-                raise Unreadable(f"in the {phase} phase write '{{{key}: satellite}}' or just a building's name")
-            building = _building(word, "a target" if phase == "identity" else "the secured building")
+                raise Unreadable(f"in the {phase} phase write '{{{key}: {allowed[0]}}}' or just a building's name "
+                                 f"({icons_of(allowed)})")
+            building = _building(word, what, allowed)
             if phase == "identity" and building == view["security"]:
-                raise Unreadable(f"the {words(building)} is secured this round, so no identity die may show it")
+                raise Unreadable(f"the {words(building)} is secured this round, so no identity die may show it: "
+                                 f"your target may be {icons_of(allowed)}")
             if phase == "security" and not first:
                 raise Unreadable("only your first security order counts")
             first = False
@@ -239,10 +435,14 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
             later.meaning += f" (if the {words(kept[0].order['target'])} cannot be chosen)"
 
 
-def _word_of(item: Any) -> str:
+def _word_of(item: Any, what: str, allowed: list[str]) -> str:
     match = _TARGET.fullmatch(str(item))
     if not match:
-        raise Unreadable(f"'{item}' is not a building: write army base, satellite, submarine or power plant")
+        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
+        word = keyword[2] if keyword else str(item).strip()
+        if not word:
+            raise Unreadable(f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
+        raise Unreadable(f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     return match[1]
 
 

@@ -1,0 +1,53 @@
+"""Who sent no valid orders is that player's business in games where it would tell which
+plays were the default (IDENTITY-21, JEKYLL-25, HIDE-16): a turn in which a player is NMR and
+the same turn in which that player sends, as orders, exactly what the default chose give
+every other player and the public the very same reports, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.adjudicate import adjudicate
+from adjudicator.campaign import Campaign
+from adjudicator.demo import write_demo_orders
+from adjudicator.new import create
+
+TURNS = 4
+
+
+def _as_sent(order: Any) -> Any:
+    """A resolved order as a player would write it: without the adjudicator's own marks (`nmr`)."""
+    return {k: v for k, v in order.items() if k != "nmr"} if isinstance(order, dict) else order
+
+
+@pytest.mark.parametrize("game", ["identity", "jekyll", "hide"])
+def test_an_nmr_and_the_same_orders_sent_look_the_same_to_everyone_else(game: str, tmp_path: Path) -> None:
+    root = tmp_path / game
+    players = ["ann", "bob"] if game == "jekyll" else ["ann", "bob", "cat"]
+    create(root, game, [{"id": p, "name": p.title()} for p in players], seed="nmr-privacy", passwords=False)
+    for number in range(1, TURNS + 1):
+        campaign = Campaign.open(root)
+        write_demo_orders(campaign, {})
+        silent = campaign.game.due(campaign.state())[number % len(campaign.game.due(campaign.state()))]
+        folder = f"turn-{number:03d}"
+        nmr, sent = tmp_path / "nmr", tmp_path / "sent"
+        for world in (nmr, sent):
+            shutil.rmtree(world, ignore_errors=True)
+            shutil.copytree(root, world)
+        (nmr / folder / "orders" / f"{silent}.yaml").unlink()
+        adjudicate(nmr, nmr=True)
+        chosen = json.loads((nmr / folder / "results.json").read_text())["orders_resolved"][silent]
+        order_file = {"player": silent, "turn": number, "orders": [_as_sent(o) for o in chosen]}
+        (sent / folder / "orders" / f"{silent}.yaml").write_text(yaml.safe_dump(order_file))
+        submission = adjudicate(sent).output.submissions[silent]
+        assert submission.status == "accepted" and not [r.void for r in submission.readings if r.void], submission
+        for report in sorted((nmr / folder / "reports").iterdir()):
+            if report.stem != silent:
+                assert report.read_bytes() == (sent / folder / "reports" / report.name).read_bytes(), f"turn {number}: {report.name}"
+        adjudicate(root)
