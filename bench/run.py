@@ -9,7 +9,9 @@ Every measurement runs in a fresh child process, so its peak memory (from wait4)
 is its own; wall time is measured inside the child around the work alone, except
 for `check`, which is a cold start and is timed from outside. Each floor is
 measured in the same run on the same files: reading them and parsing them with
-libyaml's C safe loader in one process. Campaigns and orders come from seeds,
+libyaml's C safe loader in one process. The stages measure times each stage of a
+turn on the product's own functions and adds the contract floor: parse + write floor
++ rendering, what the design makes every run spend. Campaigns and orders come from seeds,
 so every run measures the same work. Campaigns are played without passwords: a
 password check is a deliberately slow scrypt hash (about 60 ms), which would
 swamp everything else.
@@ -339,11 +341,11 @@ def bench_batch(table: Table, work: Path, campaigns: int, repeat: int) -> None:
     adjudicated(table, work, folders, names, f"pbem adjudicate x{campaigns} six-player", repeat)
 
 
-def bench_stages(table: Table, work: Path, campaigns: int, repeat: int) -> None:
-    """Where a six-player campaign's turn goes, stage by stage, against its share of the floor;
-    and the least any adjudicator bound by the contract must spend: parse the orders, render
-    the reports (design 7: Jinja templates) and create the files (design 4: one per report)."""
-    folders, names = prepared(work, "stages", campaigns, 6)
+def bench_stages(table: Table, work: Path, campaigns: int, players: int, repeat: int) -> None:
+    """Where a campaign's turn goes, stage by stage, against its share of the floor; and the
+    least any adjudicator bound by the contract must spend: parse the orders, render the
+    reports (design 7: Jinja templates) and create the files (design 4: one per report)."""
+    folders, names = prepared(work, f"stages{players}", campaigns, players)
     floor, _ = repeated(repeat, "floor", str(work), *names)
     runs, writes = [], []
     for _ in range(repeat):
@@ -352,14 +354,15 @@ def bench_stages(table: Table, work: Path, campaigns: int, repeat: int) -> None:
         runs.append(value)
         written, _ = run_child("write", str(work), *copies)
         writes.append(written)
+    what = f"{players}-player campaigns" if campaigns > 1 else f"one {players}-player turn"
     share = floor / campaigns * 1000  # ms of the floor per campaign
-    table.add("stages: floor, parse one campaign's 6 order files", f"{share:.3f} ms", None, "1.0", "")
+    table.add(f"stages, {what}: floor, parse {players} order files", f"{share:.3f} ms", None, "1.0", "")
     per_campaign = {label: statistics.median(run[label] for run in runs) / campaigns * 1000 for label in runs[0]}
     for label, ms in per_campaign.items():
-        table.add(f"stages: {label}", f"{ms:.3f} ms", None, f"{ms / share:.2f}x floor", "")
+        table.add(f"stages, {what}: {label}", f"{ms:.3f} ms", None, f"{ms / share:.2f}x floor", "")
     rendering = sum(per_campaign[label] for label, _, attribute in STAGES if attribute in ("Renderer.render", "to_bbcode"))
     least = share + statistics.median(writes) / campaigns * 1000 + rendering
-    table.add("stages: contract floor (parse + write floor + rendering)", f"{least:.3f} ms", None, f"{least / share:.2f}x floor", "")
+    table.add(f"stages, {what}: contract floor (parse + write floor + rendering)", f"{least:.3f} ms", None, f"{least / share:.2f}x floor", "")
 
 
 def bench_big(table: Table, work: Path, sizes: list[int], repeat: int) -> None:
@@ -431,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
         if "batch" in chosen:
             bench_batch(table, work, campaigns, repeat)
         if "stages" in chosen:
-            bench_stages(table, work, campaigns, repeat)
+            bench_stages(table, work, campaigns, 6, repeat)
+            bench_stages(table, work, 1, sizes[0], repeat)
         if "big" in chosen:
             bench_big(table, work, sizes, repeat)
         if "audit" in chosen:
