@@ -333,6 +333,9 @@ def cmd_mail(args: argparse.Namespace) -> int:
                 f"  [red]in doubt:[/] {escape(entry['file'])} was being delivered when an earlier run was interrupted; it may have "
                 "arrived. It is not sent again: if its recipient did not get it, run pbem mail with --send --resend-in-doubt."
             )
+        fix = "fix the address in campaign.yaml (or give the seat a new player: pbem replace DIR SEAT --name N --email E) and run pbem mail again to rebuild it"
+        for entry in mailout.refused(root):
+            out.print(f"  [red]refused earlier:[/] {escape(entry['file'])} ({escape(entry['refused'])}) was not delivered; {escape(fix)}.")
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
         out.print(f"Outbox {mailout.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.", markup=False)
@@ -340,13 +343,29 @@ def cmd_mail(args: argparse.Namespace) -> int:
             pending = mailout.outbox_summary(root)["pending"]
             out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
             return 0
+        refusals: list[str] = []
+
+        def refused(name: str, message: Any, reason: str) -> None:
+            refusals.append(name)
+            out.print(f"  [red]refused:[/] {escape(name)} to {escape(', '.join(mailout.recipients(message)))}: {escape(reason)}; {escape(fix)}.")
+
         try:
-            delivered = mailout.send(root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(mailout.recipients(m)))}"))
+            delivered = mailout.send(
+                root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(mailout.recipients(m)))}"), on_refused=refused
+            )
         except mailout.MailError as exc:
             raise Failure(str(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
             raise Failure(f"mail delivery stopped: {exc}; what was delivered is recorded, run the command again to resume") from None
-        out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
+        doubtful = mailout.in_doubt(root)
+        if refusals:
+            out.print(f"{len(delivered)} messages delivered; {len(refusals)} refused by the server (above), not delivered.")
+            return 1
+        not_sent = [f"{n} {what}" for n, what in ((len(doubtful), "in doubt"), (len(mailout.refused(root)), "refused")) if n]
+        if not_sent:
+            out.print(f"{len(delivered)} messages delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
+        else:
+            out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
     return 0
 
 
@@ -381,6 +400,8 @@ def cmd_replace(args: argparse.Namespace) -> int:
         out.print(f"The new player's password is in {done.password_file}: send it to them (the old one no longer works).", markup=False)
     for path in done.moved:
         out.print(f"[yellow]The outgoing player's orders for turn {done.turn} were moved to {escape(path)}.[/]")
+    for name in done.dropped:
+        out.print(f"Unsent mail for the outgoing player removed from the outbox: {escape(name)}")
     last = done.turn - 1
     out.print(f"Send them the latest report (pbem mail {args.dir} --turn {last} mails it to the new address).", markup=False)
     return 0

@@ -10,7 +10,7 @@ from . import games
 from .adjudicate import adjudicate
 from .atomic import write_file
 from .audit import audit
-from .campaign import Campaign, dump_yaml, read_yaml
+from .campaign import Campaign, CampaignError, dump_yaml, read_yaml
 from .new import create
 from .reveal import reveal
 from .rng import Rng
@@ -37,6 +37,10 @@ def write_demo_orders(campaign: Campaign, passwords: dict[str, str], purpose: st
         write_file(folder / f"{player}.yaml", dump_yaml(document))
 
 
+DEMO_TURN_LIMIT = 500
+"""Far more turns than the demo of any registered game takes: a game whose end never comes fails."""
+
+
 def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True) -> Campaign:
     game = games.get(game_id)
     count = players or min(max(game.min_players, 4), game.max_players)
@@ -51,6 +55,8 @@ def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bo
     secret = root / "gm" / "passwords.yaml"
     known = {str(k): str(v) for k, v in read_yaml(secret).items()} if passwords else {}
     while not campaign.over:
+        if campaign.last_turn >= DEMO_TURN_LIMIT:  # a game whose end never comes must fail, not fill the disk
+            raise CampaignError(f"the {game_id} demo has not ended after {DEMO_TURN_LIMIT} turns: the game's is_over never became true")
         write_demo_orders(campaign, known)
         adjudicate(root)
     reveal(root)

@@ -22,7 +22,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from . import atomic, mailin, mailout, schedule, yamlsafe
 from .adjudicate import prepare
@@ -118,6 +118,8 @@ class _Context:
     pending: int
     state: dict[str, Any]
     over: bool
+    message: Any = None
+    """The message being handled (for the threading headers of its reply)."""
 
 
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
@@ -141,8 +143,12 @@ def _registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
 
 
 def _reply_address(message: Any, address: str) -> str:
+    """Where a reply goes: a usable Reply-To, else the sender's address ("" when neither is usable)."""
     _, reply_to = email.utils.parseaddr(mailin.header(message, "Reply-To"))
-    return reply_to.strip().lower() or address
+    reply_to = reply_to.strip().lower()
+    if mailin.usable_address(reply_to):
+        return reply_to
+    return address if mailin.usable_address(address) else ""
 
 
 def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
@@ -157,6 +163,7 @@ def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
         date = _date(message)
     except Exception:  # noqa: BLE001 - junk is kept, never fatal
         message, message_id, address, subject, date = None, "", "", "", None
+    ctx.message = message
     key = message_key(incoming.raw, message_id)
     entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected")
     label = f"{seq:05d}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:10]}"
@@ -182,6 +189,8 @@ def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
         found = mailin.find_orders(message)
     except mailin.NoOrders as exc:
         return reject(f"no orders: {exc}", seat_by_address, reply=seat_by_address is not None)
+    except mailin.BadOrderFile as exc:
+        return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"no orders: the message could not be taken apart ({type(exc).__name__})", seat_by_address)
     try:
@@ -301,17 +310,28 @@ def _write_ack(ctx: _Context, entry: Entry, sub: Submission, reply_to: str, repl
     missing = _still_missing(ctx)
     lines.append(f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}.")
     lines += _deadline_line(ctx)
-    registered = campaign.email(player, ctx.pending)
+    registered = (campaign.email(player, ctx.pending) or "").strip()
+    _, registered_address = email.utils.parseaddr(registered)
+    reply_to = reply_to if mailin.usable_address(reply_to) else ""
     to = [(name, reply_to)] if reply_to else []
     cc = []
-    if registered and registered.lower() != reply_to:
-        lines += ["", "This message came from an address other than the one registered for your seat; its password", "was right, so the orders are filed, and a copy of this acknowledgement goes to the registered address."]
+    if registered and registered_address.lower() != reply_to:
+        if reply_to:
+            lines += ["", "This message came from an address other than the one registered for your seat; its password",
+                      "was right, so the orders are filed, and a copy of this acknowledgement goes to the registered address."]
+        else:
+            lines += ["", "The sender's address of this message could not be read; its password was right, so the",
+                      "orders are filed, and this acknowledgement goes to the address registered for your seat."]
         cc = [(name, registered)]
     if not to:
         to, cc = cc, []
     if not to:
         return []
-    return _write_message(ctx, entry, "\n".join(lines) + "\n", to, cc, f"orders received from {name}")
+    body = "\n".join(lines) + "\n"
+    written = _write_message(ctx, entry, body, to, cc, f"orders received from {name}")
+    if not written and cc:  # the sender's address could not be written to: the registered address still hears of it
+        written = _write_message(ctx, entry, body, cc, [], f"orders received from {name}")
+    return written
 
 
 def _write_refusal(ctx: _Context, entry: Entry, message: Any, reply_to: str) -> list[str]:
@@ -331,6 +351,7 @@ def _write_refusal(ctx: _Context, entry: Entry, message: Any, reply_to: str) -> 
 
 def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, str]], cc: list[tuple[str, str]], what: str) -> list[str]:
     campaign = ctx.campaign
+    parent, references = mailin.thread_ids(ctx.message) if ctx.message is not None else ("", [])
     try:
         message = mailout.make_message(
             campaign,
@@ -340,12 +361,47 @@ def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, s
             cc=cc,
             subject=f"[{campaign.config.get('name')}] turn {ctx.pending}: {what}",
             body=body,
-            in_reply_to=entry.message_id,
+            in_reply_to=parent,
         )
     except mailout.MailError:
         return []  # an address we cannot write to: the entry still records the message
+    if parent:
+        _thread(message, parent, references)
     mailout.write_outbox(campaign.root, {f"{turn_name(ctx.pending)}/ack-{entry.seq:05d}.eml": mailout.to_bytes(message)})
     return [address for _, address in to + cc]
+
+
+class _MsgIdHeader(str):
+    """In-Reply-To or References as a header object that folds only between msg-ids and never into
+    RFC 2047 encoded-words (not allowed in msg-id fields): email.policy keeps a value that has a
+    `name` as it is (header_store_parse) and calls its `fold` when writing (EmailPolicy.fold).
+    A msg-id longer than a line stays whole on its own line (RFC 5322 allows lines to 998)."""
+
+    name: str
+    defects: tuple = ()
+
+    def __new__(cls, name: str, ids: list[str]) -> Self:
+        value = super().__new__(cls, " ".join(ids))
+        value.name = name
+        return value
+
+    def fold(self, *, policy: Any) -> str:
+        limit = policy.max_line_length or 78
+        lines = [f"{self.name}:"]
+        for msg_id in self.split():
+            if len(lines[-1]) + 1 + len(msg_id) > limit and lines[-1] != f"{self.name}:":
+                lines.append("")
+            lines[-1] += " " + msg_id
+        return policy.linesep.join(lines) + policy.linesep
+
+
+def _thread(message: Any, parent: str, references: list[str]) -> None:
+    """Write In-Reply-To and References (RFC 5322 3.6.4) so that no policy encodes them."""
+    for name, ids in (("In-Reply-To", [parent]), ("References", references)):
+        if message[name] is None:
+            message[name] = _MsgIdHeader(name, ids)
+        else:
+            message.replace_header(name, _MsgIdHeader(name, ids))  # keeps its place among the headers
 
 
 # -- the command --------------------------------------------------------------------------

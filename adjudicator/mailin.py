@@ -18,10 +18,19 @@ The order document is, in this order of preference:
    [code] ... [/code] block, as players paste it from forums and chat;
 3. YAML written straight into the body, from a line `player: ...` on.
 The body is the plain-text part, or the HTML part turned into text when the
-mail has no plain text. Quoted lines (`> ...`), signatures and the quoted
-report below "On ... wrote:" or "-----Original Message-----" are cut first, so
-a reply that quotes the previous report (whose order form also says `player:`)
-finds the player's own orders, not the GM's form.
+mail has no plain text. Quoted lines (`> ...`), signatures and everything below
+a reply or forward marker ("On ... wrote:", "-----Original Message-----",
+"---------- Forwarded message ----------", "Begin forwarded message:") are cut
+first, so a reply that quotes the previous report (whose order form also says
+`player:`) finds the player's own orders, not the GM's form, and a forward of the
+player's own earlier orders is never filed again as new ones. Text below such a
+marker is never read, even when nothing above it holds orders (a bottom-posted
+reply): whether it is the player's new text or a copy of older mail cannot be told
+safely, so the message is refused with a reason that says where the `player:` line
+was found and what to do instead.
+
+An attachment is decoded with the charset it declares (then handed on as UTF-8);
+one that declares none must be UTF-8.
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ _BBCODE_CLOSE = re.compile(r"\[/code\]", re.IGNORECASE)
 _PLAYER_LINE = re.compile(r"^player[ \t]*:", re.MULTILINE)
 _TOP_LEVEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 _REPLY_CUT = re.compile(
-    r"^(-- |--\s*$|-{3,}\s*Original Message\s*-{3,}|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
+    r"^(-- |--\s*$|-{3,}\s*(?:Original|Forwarded) Message\s*-{3,}|Begin forwarded message:\s*$|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
     re.IGNORECASE,
 )
 
@@ -75,6 +84,10 @@ class OrderDocument:
 
 class NoOrders(ValueError):
     """The message carries no order document; the message says what was looked for."""
+
+
+class BadOrderFile(ValueError):
+    """The order attachment cannot be turned into text (wrong or unknown charset); says what to do."""
 
 
 class NotMail(ValueError):
@@ -214,20 +227,75 @@ def header(message: EmailMessage, name: str) -> str:
     return clean(" ".join(str(value).split())) if value is not None else ""
 
 
+_ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[^\s@<>()\[\],;:\\\"]+")
+"""An address that mail can be sent to: one @, something on each side, no blanks or specials."""
+_ANGLE_ADDRESS = re.compile(r"<\s*([^<>\s]+@[^<>\s]+?)\s*>")
+_MSG_ID = re.compile(r"<[!-;=?-~]+@[!-;=?-~]+>")
+"""A msg-id as RFC 5322 allows it in practice: printable ASCII but <, > and blanks, one @ at least."""
+
+
+def usable_address(address: str) -> bool:
+    return bool(_ADDRESS.fullmatch(address))
+
+
 def sender(message: EmailMessage) -> tuple[str, str]:
-    """(display name, lower-case address) of From; empty strings when unreadable."""
+    """(display name, lower-case address) of From; empty strings when no usable address is in it.
+
+    The last mailbox with a usable address counts: `From: Stark, Tony <tony@example.org>`
+    (an unquoted comma) parses as two mailboxes, `Stark` and `Tony <tony@example.org>`.
+    When no mailbox has one, the decoded header is searched for `<address>`: a client
+    may put the whole `Name <address>` into one RFC 2047 encoded-word.
+    """
     try:
-        found = message["From"].addresses
-    except Exception:  # noqa: BLE001 - a malformed header: fall back to the plain parser below
-        found = ()
-    if found:
-        return clean(found[0].display_name), clean(found[0].addr_spec.strip().lower())
-    name, address = email.utils.parseaddr(header(message, "From"))
-    return name, address.strip().lower()
+        found = list(message["From"].addresses)
+    except Exception:  # noqa: BLE001 - no From, or a malformed one: fall back to the plain text below
+        found = []
+    good = [a for a in found if usable_address(a.addr_spec.strip())]
+    if good:
+        return clean(good[-1].display_name), clean(good[-1].addr_spec.strip().lower())
+    text = header(message, "From")
+    angled = _ANGLE_ADDRESS.findall(text)
+    if angled and usable_address(angled[-1]):
+        name = text[: text.rfind("<")].strip().strip('"').strip()
+        return name, angled[-1].lower()
+    pairs = [(n, a.strip()) for n, a in email.utils.getaddresses([text]) if usable_address(a.strip())]
+    if pairs:
+        return clean(pairs[-1][0]), clean(pairs[-1][1].lower())
+    return "", ""
 
 
 def message_id(message: EmailMessage) -> str:
+    """The Message-ID header as written (blanks collapsed): the message's key in mail/ingest.json."""
     return header(message, "Message-ID").strip()
+
+
+def msg_ids(text: str) -> list[str]:
+    """The well-formed msg-ids (`<left@right>`, ASCII, no blanks) in a header's text, in order; the rest dropped."""
+    return _MSG_ID.findall(text)
+
+
+def thread_ids(message: EmailMessage) -> tuple[str, list[str]]:
+    """(the message's own msg-id or "", the References a reply to it carries: the parent's References,
+    or lacking those its single In-Reply-To, then its own msg-id), RFC 5322 3.6.4; [] without a usable msg-id."""
+    own = msg_ids(_raw_header(message, "Message-ID"))
+    if not own:
+        return "", []
+    parent = msg_ids(_raw_header(message, "References"))
+    if not parent:
+        replied = msg_ids(_raw_header(message, "In-Reply-To"))
+        parent = replied if len(replied) == 1 else []
+    chain = [i for n, i in enumerate(parent) if i not in parent[:n] and i != own[0]]
+    if len(chain) > 20:  # keep the thread's root and the recent part, as mail clients do
+        chain = chain[:1] + chain[-19:]
+    return own[0], [*chain, own[0]]
+
+
+def _raw_header(message: EmailMessage, name: str) -> str:
+    """A header's text as received (msg-ids are never encoded-words, so nothing is decoded)."""
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            return str(value)
+    return ""
 
 
 # -- the order document ---------------------------------------------------------
@@ -248,34 +316,80 @@ def find_orders(message: EmailMessage) -> OrderDocument:
     if attachments:
         name, part = attachments[0]
         data = part.get_payload(decode=True) or b""
-        return OrderDocument(data, f"attachment {name}")
-    text = body_text(message)
-    if text is None:
-        raise NoOrders("the message has no text and no .yaml attachment")
-    return orders_in_text(text)
+        return OrderDocument(_as_utf8(data, part), f"attachment {name}")
+    plain = _part_text(message, "plain")
+    if plain is None:
+        html_text = _part_text(message, "html")
+        if html_text is None:
+            raise NoOrders("the message has no text and no .yaml attachment")
+        return orders_in_text(html_text)
+    try:
+        return orders_in_text(plain)
+    except NoOrders as exc:
+        html_text = _part_text(message, "html")
+        if html_text is not None and _PLAYER_LINE.search(_unquoted(_normal(html_text))):
+            raise NoOrders(
+                f"{exc}; the message's plain-text part was read, and it has no order form, while its HTML part has one: "
+                "when a message has a plain-text part the HTML part is not read (your mail program wrote two different "
+                "versions); send the orders as plain text, or attach them as a .yaml file"
+            ) from None
+        raise
+
+
+_ASCII_CHARSETS = ("us-ascii", "ascii", "ansi_x3.4-1968", "iso646-us")
+
+
+def _as_utf8(data: bytes, part: EmailMessage) -> bytes:
+    """An attachment's bytes as UTF-8: decoded with the charset it declares; without one it must be UTF-8 already."""
+    declared = str(part.get_param("charset", "") or "").strip().lower()
+    if declared in ("", "utf-8", "utf8") or declared in _ASCII_CHARSETS:
+        # No charset, UTF-8, or ASCII (a label many clients add by default): the bytes must be UTF-8.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            said = "it declares no charset and" if not declared else f"it is labelled {declared} but"
+            raise BadOrderFile(
+                f"the attached file is not UTF-8 text ({said} the first bad byte is at position {exc.start}); "
+                "save it as UTF-8 and send it again"
+            ) from None
+        return data
+    try:
+        text = data.decode(declared)
+    except LookupError:
+        raise BadOrderFile(f"the attached file's charset '{clean(declared)[:40]}' is unknown; save it as UTF-8 and send it again") from None
+    except UnicodeDecodeError as exc:
+        raise BadOrderFile(
+            f"the attached file is labelled {declared} but is not {declared} text (the first bad byte is at position {exc.start}); "
+            "save it as UTF-8 and send it again"
+        ) from None
+    return text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
 
 
 def body_text(message: EmailMessage) -> str | None:
     """The plain-text body, or the HTML body as text; None when there is neither."""
-    for preference in (("plain",), ("html",)):
-        try:
-            part = message.get_body(preferencelist=preference)
-        except Exception:  # noqa: BLE001
-            part = None
-        if part is None or part.get_filename():
-            continue
-        try:
-            content = part.get_content()
-        except Exception:  # noqa: BLE001 - an unknown charset: read it as Latin-1 rather than lose it
-            content = (part.get_payload(decode=True) or b"").decode("latin-1")
-        if not isinstance(content, str):
-            continue
-        if preference == ("html",):
-            return html_to_text(content)
-        if str(part.get_param("format", "")).lower() == "flowed":
-            return unflow(content, str(part.get_param("delsp", "")).lower() == "yes")
-        return content
-    return None
+    plain = _part_text(message, "plain")
+    return plain if plain is not None else _part_text(message, "html")
+
+
+def _part_text(message: EmailMessage, subtype: str) -> str | None:
+    """The text of the message's text/`subtype` body part (HTML turned into text), or None."""
+    try:
+        part = message.get_body(preferencelist=(subtype,))
+    except Exception:  # noqa: BLE001
+        part = None
+    if part is None or part.get_filename():
+        return None
+    try:
+        content = part.get_content()
+    except Exception:  # noqa: BLE001 - an unknown charset: read it as Latin-1 rather than lose it
+        content = (part.get_payload(decode=True) or b"").decode("latin-1")
+    if not isinstance(content, str):
+        return None
+    if subtype == "html":
+        return html_to_text(content)
+    if str(part.get_param("format", "")).lower() == "flowed":
+        return unflow(content, str(part.get_param("delsp", "")).lower() == "yes")
+    return content
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -306,8 +420,12 @@ def _depth(line: str) -> int:
     return len(line) - len(line.lstrip(">"))
 
 
+def _normal(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+
+
 def orders_in_text(text: str) -> OrderDocument:
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    text = _normal(text)
     fresh = _unquoted(text)
     for inner in _fenced_blocks(fresh):
         if _PLAYER_LINE.search(inner):
@@ -318,8 +436,27 @@ def orders_in_text(text: str) -> OrderDocument:
             return OrderDocument(inner.encode("utf-8"), "a [code] block in the body")
     block = _yaml_block(fresh)
     if block is None:
-        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text")
+        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + _not_read(text))
     return OrderDocument(block.encode("utf-8"), "the body")
+
+
+_ANY_PLAYER_LINE = re.compile(r"^[ \t>]*player[ \t]*:", re.MULTILINE)
+
+
+def _not_read(text: str) -> str:
+    """When the text holds a `player:` line that was cut (below a marker, or quoted), words that say so."""
+    lines = text.split("\n")
+    marker = next((n for n, line in enumerate(lines) if _REPLY_CUT.match(line)), len(lines))
+    advice = "put your orders above the quoted text, or attach them as a .yaml file"
+    if _ANY_PLAYER_LINE.search("\n".join(lines[marker + 1 :])):
+        shown = " ".join(lines[marker].split())[:60] or "-- "
+        return (
+            f" (a 'player:' line was found below the quote, forward or signature marker '{shown}'; "
+            f"nothing below such a marker is read, because it may be older mail: {advice})"
+        )
+    if _ANY_PLAYER_LINE.search("\n".join(lines[:marker])):
+        return f" (a 'player:' line was found only in quoted lines starting with '>', which are not read: {advice})"
+    return ""
 
 
 def _fenced_blocks(text: str) -> Iterator[str]:

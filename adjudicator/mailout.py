@@ -4,7 +4,7 @@
     CAMPAIGN/mail/outbox/turn-NNN/report-public.eml     the public report of turn NNN
     CAMPAIGN/mail/outbox/turn-NNN/ack-<seq>.eml         an acknowledgement written by pbem ingest
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>.eml   a reminder for the orders of turn NNN
-    CAMPAIGN/mail/sent.json                             the Message-IDs delivered so far
+    CAMPAIGN/mail/sent.json                             the Message-IDs delivered (or refused) so far
 
 Every message is plain text in UTF-8, From the GM address of campaign.yaml. Its
 Message-ID is derived from the campaign, the turn, the kind, the recipients and
@@ -64,8 +64,15 @@ def outbox_dir(root: Path) -> Path:
 # -- one message -----------------------------------------------------------------
 
 
-def _domain(address: str) -> str:
-    return address.rpartition("@")[2].strip(" >").lower() or "pbem.invalid"
+def _ascii_domain(domain: str) -> str:
+    """A domain as it goes on the wire: an internationalised one (`bücher.de`) in IDNA form (`xn--bcher-kva.de`)."""
+    domain = domain.strip().rstrip(".")
+    if domain.isascii():
+        return domain
+    try:
+        return domain.encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise ValueError(f"its domain {domain} cannot be written in IDNA form ({exc})") from None
 
 
 def _slug(text: str) -> str:
@@ -73,8 +80,13 @@ def _slug(text: str) -> str:
 
 
 def gm_address(campaign: Campaign) -> str:
+    """gm_email as campaign.yaml has it, checked: a bad one stops all mail, with the reason."""
     if not campaign.gm_email:
         raise MailError(f"{campaign.root}/campaign.yaml has no gm_email: add one (gm_email: gm@example.org) to send mail")
+    try:
+        _address("", campaign.gm_email)
+    except MailError as exc:
+        raise MailError(f"{campaign.root}/campaign.yaml: gm_email {exc}") from None
     return campaign.gm_email
 
 
@@ -92,7 +104,7 @@ def make_message(
     """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom."""
     sender = gm_address(campaign)
     message = EmailMessage(policy=POLICY)
-    message["From"] = sender
+    message["From"] = _address("", sender)
     message["To"] = [_address(name, address) for name, address in to]
     if cc:
         message["Cc"] = [_address(name, address) for name, address in cc]
@@ -100,7 +112,7 @@ def make_message(
     fingerprint = hashlib.sha256(
         json.dumps([campaign.config.get("name"), turn, kind, to, list(cc), subject, body, in_reply_to], ensure_ascii=False).encode("utf-8")
     ).hexdigest()[:20]
-    message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{_domain(sender)}>"
+    message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{message['From'].addresses[0].domain.lower() or 'pbem.invalid'}>"
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
         message["References"] = in_reply_to
@@ -111,12 +123,26 @@ def make_message(
 
 
 def _address(name: str, address: str) -> Address:
-    """An address as written in campaign.yaml (`gm@example.org` or `Game Master <gm@example.org>`)."""
+    """An address as written in campaign.yaml (`gm@example.org` or `Game Master <gm@example.org>`).
+
+    An internationalised domain is written in IDNA form, which every server takes. A
+    name before the @ in other than ASCII (`josé@example.org`) needs a server with
+    SMTPUTF8, which pbem mail does not ask for: such an address is refused here, and
+    the player's message is left out with a note, never built to fail at the server.
+    """
     display, spec = email.utils.parseaddr(address)
+    local, at, domain = spec.rpartition("@")
     try:
-        if "@" not in spec:
+        if not at or not local or not domain:
             raise ValueError("it has no @domain")
-        return Address(display_name=name or display, addr_spec=spec)
+        if not local.isascii():
+            raise MailError(
+                f"'{address}' cannot be mailed: the part before the @ ('{local}') is not ASCII, which needs a "
+                "mail server with SMTPUTF8, and pbem mail does not use it"
+            )
+        return Address(display_name=name or display, addr_spec=f"{local}@{_ascii_domain(domain)}")
+    except MailError:
+        raise
     except (ValueError, IndexError) as exc:
         raise MailError(f"'{address}' is not an email address ({exc})") from None
 
@@ -130,9 +156,15 @@ def recipients(message: EmailMessage) -> list[str]:
     for field in ("To", "Cc"):
         for address in message.get_all(field, []):
             for a in getattr(address, "addresses", ()):
-                if a.addr_spec not in found:
-                    found.append(a.addr_spec)
+                spec = _text(a.addr_spec)
+                if spec not in found:
+                    found.append(spec)
     return found
+
+
+def _text(value: str) -> str:
+    """Header text as read from raw 8-bit bytes (surrogate escapes) back into proper text."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # -- reports --------------------------------------------------------------------------
@@ -287,8 +319,12 @@ def parse_hostport(text: str) -> tuple[str, int]:
 
 
 def sent_log(root: Path) -> list[dict[str, str]]:
-    """Every message handed to the SMTP server: `{message_id, file}`, plus `"in_doubt": true` while its
-    delivery was under way (a run killed then may or may not have delivered it)."""
+    """What became of each message given to the SMTP server: `{message_id, file}` once the server
+    accepted it; `"in_doubt": true` while its data was being handed over (a run killed then may or may
+    not have delivered it); `"refused": "550 5.1.1 no such user"` when the server refused every
+    recipient for good (5xx): never delivered, and not tried again in that form (a message rebuilt
+    for a corrected address has a new Message-ID and is sent); `"not_delivered_to"` when it refused
+    some recipients of a message the others got."""
     path = mail_dir(root) / "sent.json"
     return json.loads(path.read_text(encoding="utf-8"))["sent"] if path.is_file() else []
 
@@ -302,6 +338,12 @@ def in_doubt(root: Path) -> list[dict[str, str]]:
     return [entry for entry in sent_log(root) if entry.get("in_doubt")]
 
 
+def refused(root: Path) -> list[dict[str, str]]:
+    """Refused messages still in the outbox as they were refused (not yet rebuilt with another address)."""
+    current = {name: mailin.message_id(message) for name, message in _outbox_messages(root)}
+    return [entry for entry in sent_log(root) if entry.get("refused") and current.get(entry["file"]) == entry["message_id"]]
+
+
 def resend_in_doubt(root: Path) -> list[str]:
     """The GM has checked that the messages in doubt did not arrive: send them again on the next --send."""
     log = sent_log(root)
@@ -311,18 +353,41 @@ def resend_in_doubt(root: Path) -> list[str]:
     return doubtful
 
 
-def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
-    """Outbox messages whose Message-ID is not in the sent log (sent or in doubt), in name order."""
-    done = {entry["message_id"] for entry in sent_log(root)}
-    found = []
+def _outbox_messages(root: Path) -> list[tuple[str, EmailMessage]]:
     box = outbox_dir(root)
     if not box.is_dir():
-        return found
-    for path in sorted(box.rglob("*.eml")):
-        message = mailin.parse(path.read_bytes())
-        if mailin.message_id(message) not in done:
-            found.append((path.relative_to(box).as_posix(), message))
-    return found
+        return []
+    return [(path.relative_to(box).as_posix(), mailin.parse(path.read_bytes())) for path in sorted(box.rglob("*.eml"))]
+
+
+def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
+    """Outbox messages whose Message-ID is not in the sent log (sent, in doubt or refused), in name order."""
+    done = {entry["message_id"] for entry in sent_log(root)}
+    return [(name, message) for name, message in _outbox_messages(root) if mailin.message_id(message) not in done]
+
+
+def drop_unsent(root: Path, names: list[str]) -> list[str]:
+    """Remove the named outbox files whose message was never given to the server (`pbem replace`
+    drops what was built for a player who left); return the names removed."""
+    done = {entry["message_id"] for entry in sent_log(root) if not entry.get("refused")}
+    dropped = []
+    for name in names:
+        path = outbox_dir(root) / name
+        if path.is_file() and mailin.message_id(mailin.parse(path.read_bytes())) not in done:
+            path.unlink()
+            dropped.append(name)
+    return dropped
+
+
+def _reply(code: int, text: bytes | str) -> str:
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    return " ".join(f"{code} {text}".split())
+
+
+def _refusal(refused_rcpts: dict[str, tuple[int, bytes]]) -> str:
+    if len(refused_rcpts) == 1:
+        return _reply(*next(iter(refused_rcpts.values())))
+    return "; ".join(f"{rcpt}: {_reply(code, text)}" for rcpt, (code, text) in refused_rcpts.items())
 
 
 def send(
@@ -331,8 +396,16 @@ def send(
     *,
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
     progress: Callable[[str, EmailMessage], None] = lambda name, message: None,
+    on_refused: Callable[[str, EmailMessage, str], None] = lambda name, message, reason: None,
 ) -> list[str]:
-    """Deliver every unsent outbox message over one SMTP connection; record each one as soon as it is accepted."""
+    """Deliver every unsent outbox message over one SMTP connection; record each one as soon as it is accepted.
+
+    A message whose recipients the server all refuses for good (5xx) is recorded as refused,
+    reported through `on_refused`, and the others still go out. Anything else that goes wrong
+    (a 4xx, a refused sender, a lost connection) stops the run: what was delivered is recorded
+    and the next run resumes. Only a failure once the data is being handed over leaves the
+    message in doubt; one that fails before (here, or in the server's words) is simply not sent.
+    """
     queue = pending_messages(root)
     if not queue:
         return []
@@ -349,23 +422,69 @@ def send(
         for name, message in queue:
             del message["Date"]
             message["Date"] = email.utils.format_datetime(clock())  # the send step dates the message, not the file
+            sender = _text(message["From"].addresses[0].addr_spec)
+            to = recipients(message)
+            try:
+                data = message.as_bytes(policy=POLICY.clone(linesep="\r\n"))
+                for address in (sender, *to):
+                    address.encode("ascii")
+            except UnicodeError as exc:  # built by an older version, or by hand: nothing reached the server
+                reason = f"it cannot be sent without SMTPUTF8 ({exc}); rebuild it with pbem mail"
+                log.append({"message_id": mailin.message_id(message), "file": name, "refused": reason})
+                _write_log(root, log)
+                on_refused(name, message, reason)
+                continue
+            server.ehlo_or_helo_if_needed()
+            code, text = server.mail(sender)
+            if code != 250:
+                server.rset()
+                raise smtplib.SMTPSenderRefused(code, text, sender)
+            refused_rcpts: dict[str, tuple[int, bytes]] = {}
+            for rcpt in to:
+                code, text = server.rcpt(rcpt)
+                if code not in (250, 251):
+                    refused_rcpts[rcpt] = (code, text)
+            if any(code < 500 for code, _ in refused_rcpts.values()):  # try again later: stop here
+                server.rset()
+                raise smtplib.SMTPRecipientsRefused(refused_rcpts)
+            if len(refused_rcpts) == len(to):  # refused for good: never delivered, the others go on
+                server.rset()
+                reason = _refusal(refused_rcpts)
+                log.append({"message_id": mailin.message_id(message), "file": name, "refused": reason})
+                _write_log(root, log)
+                on_refused(name, message, reason)
+                continue
             # Written ahead: a crash between the server's acceptance and the log's update must not
-            # send the message again on the next run. Only a refusal in the server's words is sure
-            # to have delivered nothing; then the mark is taken back and the next run retries.
+            # send the message again on the next run. Only an answer in the server's words is sure
+            # to have delivered nothing; then the mark is taken back.
             log.append({"message_id": mailin.message_id(message), "file": name, "in_doubt": True})
             _write_log(root, log)
             try:
-                server.send_message(message, from_addr=message["From"].addresses[0].addr_spec, to_addrs=recipients(message))
-            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException):
+                code, text = server.data(data)
+            except smtplib.SMTPResponseException:  # DATA itself refused: no data went out
                 log.pop()
                 _write_log(root, log)
                 raise
+            if code != 250:
+                log.pop()
+                _write_log(root, log)
+                server.rset()
+                raise smtplib.SMTPDataError(code, text)
             del log[-1]["in_doubt"]
+            if refused_rcpts:
+                log[-1]["not_delivered_to"] = _refusal(refused_rcpts)  # delivered to the others
             _write_log(root, log)
             delivered.append(name)
             progress(name, message)
+            if refused_rcpts:
+                on_refused(name, message, _refusal(refused_rcpts))
     return delivered
 
 
 def outbox_summary(root: Path) -> dict[str, Any]:
-    return {"pending": [name for name, _ in pending_messages(root)], "sent": len(sent_log(root)), "in_doubt": [e["file"] for e in in_doubt(root)]}
+    return {
+        "pending": [name for name, _ in pending_messages(root)],
+        "sent": len(sent_log(root)),
+        "in_doubt": [e["file"] for e in in_doubt(root)],
+        "refused": [e["file"] for e in refused(root)],
+    }

@@ -104,6 +104,19 @@ def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list
     return [readings[i] for i in sorted(readings)]
 
 
+_TYPOGRAPHIC_QUOTES = {"\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
+
+
+def _unquoted(password: str) -> str | None:
+    """A password a mail program wrapped in typographic quotes (“…”, „…“, ‘…’, «…»: autocorrect
+    turns the straight quotes of the order form into these, and YAML keeps them as text): the
+    text inside them, which is what the player typed; None when it is not so wrapped."""
+    text = password.strip()
+    if len(text) > 2 and _TYPOGRAPHIC_QUOTES.get(text[0]) == text[-1]:
+        return text[1:-1]
+    return None
+
+
 def check_document(
     game: Game,
     state: State,
@@ -144,8 +157,10 @@ def check_document(
         if password is None:
             sub.problems.append(Problem("password", "is missing; this campaign uses passwords"))
         elif isinstance(password, str) and not password_ok(sender, password):
-            hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
-            sub.problems.append(Problem("password", "is not this player's password" + hint))
+            inner = _unquoted(password)
+            if inner is None or not password_ok(sender, inner):
+                hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
+                sub.problems.append(Problem("password", "is not this player's password" + hint))
     if not sub.problems and document["player"] not in roster.due:
         sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
     if sub.problems:

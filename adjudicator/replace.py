@@ -12,13 +12,16 @@ about it. What changes, from the pending turn on:
   manifest hashes: the reports of turn NNN and later use the new name and show
   who held the seat for which turns;
 - an order file the outgoing player already sent for turn NNN is moved to
-  gm/replaced/, since the new player decides that turn.
+  gm/replaced/, since the new player decides that turn;
+- mail built for the outgoing player and not yet sent (a reminder for turn NNN,
+  the report of turn NNN-1) is taken out of mail/outbox/, so it never reaches
+  someone who left; the next `pbem mail` builds it for the new player.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,8 @@ class Replacement:
     outgoing: dict[str, Any]
     password_file: Path | None
     moved: list[str]
+    dropped: list[str] = field(default_factory=list)
+    """Unsent outbox messages for the outgoing player, removed (names under mail/outbox/)."""
 
 
 def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
@@ -85,11 +90,19 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
 
         moved = _move_pending_orders(campaign, seat, pending)
         _mark_ingested_orders(campaign, seat, pending, name)
+        dropped = _drop_unsent_mail(campaign, seat, pending)
 
         config = dict(campaign.config)
         config["players"] = [new_entry if p["id"] == seat else p for p in campaign.config["players"]]
         atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
-        return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved)
+        return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved, dropped)
+
+
+def _drop_unsent_mail(campaign: Campaign, seat: str, pending: int) -> list[str]:
+    """The outgoing player's reminder for the pending turn and last report, if built and not yet sent."""
+    from . import mailout
+
+    return mailout.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml"])
 
 
 def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[str]:

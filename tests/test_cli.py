@@ -394,3 +394,16 @@ def test_ctrl_c_is_one_line_and_leaves_nothing_half_done(tmp_path: Path) -> None
     assert run.returncode == 130, (out, err)
     assert err.startswith("pbem: interrupted; nothing was half written") and "Traceback" not in err, err
     assert not root.exists()  # the campaign is built beside its folder and renamed in only when whole
+
+
+@pytest.mark.parametrize("quotes", ["\u201c\u201d", "\u201e\u201c", "\u2018\u2019", "\u00ab\u00bb"])
+def test_a_password_in_typographic_quotes_is_the_text_inside_them(campaign: Path, capsys: pytest.CaptureFixture[str], quotes: str) -> None:
+    """Mail programs turn the order form's straight quotes into typographic ones; YAML keeps those as text."""
+    order = campaign / "turn-001" / "orders" / "tony.yaml"
+    password = passwords(campaign)["tony"]
+    order.write_text(f"player: tony\nturn: 1\npassword: {quotes[0]}{password}{quotes[1]}\norders: []\n")
+    code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
+    assert code == 0, out
+    order.write_text(f"player: tony\nturn: 1\npassword: {quotes[0]}wrong{quotes[1]}\norders: []\n")
+    code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
+    assert code == 1 and "password: is not this player's password" in out

@@ -8,6 +8,8 @@ other player (and the public) the very same report.
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import shutil
 import subprocess
@@ -71,7 +73,7 @@ def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, 
         env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(REPO)}
         subprocess.run(
             [sys.executable, "-m", "adjudicator", "demo", game_id, str(root), "--seed", "same", "--no-passwords"],
-            check=True, env=env, capture_output=True, cwd=tmp_path,
+            check=True, env=env, capture_output=True, cwd=tmp_path, timeout=600,
         )
         trees.append(_tree(root))
     assert trees[0].keys() == trees[1].keys()
@@ -80,10 +82,51 @@ def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, 
 
 
 def test_non_interference(finished: Campaign) -> None:
-    """Change one player's hidden information: nobody else's report moves by a byte."""
+    """Change one player's hidden information: nobody else's report moves by a byte, and
+    nobody else's view (what any template, a GM's own included, can read) changes at all."""
+    game = finished.game
     checked = 0
     for world in disguised_worlds(finished):
+        if (world.before, world.orders) == (world.base_before, world.base_orders):
+            continue  # a disguise that changed nothing (the player had no secret to vary) checks nothing
         for name, played, disguised in world.others_reports():
             assert disguised == played, f"turn {world.number}: {name} moved when {world.holder}'s secrets changed"
             checked += 1
-    assert checked > 0, "the game offered no disguised worlds to check"
+        for reader in [None, *(p for p in world.after["players"] if p != world.holder)]:
+            assert game.view(world.after, reader) == game.view(world.base_after, reader), (
+                f"turn {world.number}: {reader or 'the public'}'s view changed when {world.holder}'s secrets changed"
+            )
+    assert checked > 0, "the game offered no disguised world that differs from the one played"
+
+
+def test_the_demo_players_send_only_orders_that_stand(finished: Campaign) -> None:
+    """The demo's orders are legal: none void, no file rejected (a void order would fall back to
+    the default and hide a demo, or a reader, that no longer matches the rules)."""
+    for number in _turns(finished):
+        results = json.loads((finished.turn_dir(number) / "results.json").read_text())
+        for player, submission in results["submissions"].items():
+            assert submission["status"] == "accepted", f"turn {number}: {player}'s demo file was {submission['status']}: {submission['problems']}"
+            void = [o for o in submission.get("orders", []) if o.get("void")]
+            assert not void, f"turn {number}: {player}'s demo orders were void: {void}"
+
+
+FORBIDDEN_IN_RULES = {"random", "time", "datetime", "os", "pathlib", "io", "shutil", "subprocess", "socket", "yaml", "jinja2", "rich"}
+"""Design 3 and style 2: the rules are pure (no clock, no global randomness, no files, no
+rendering); chance comes from the Rng they are given."""
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "adjudicator" / "games").rglob("*.py")), ids=lambda p: str(p.relative_to(REPO)))
+def test_the_rules_import_no_clock_randomness_or_files(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    assert not imported & FORBIDDEN_IN_RULES, f"{path.name} imports {sorted(imported & FORBIDDEN_IN_RULES)}"
+
+
+def test_a_demo_that_never_ends_fails_instead_of_filling_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator import demo
+    from adjudicator.campaign import CampaignError
+
+    monkeypatch.setattr(demo, "DEMO_TURN_LIMIT", 2)  # Secrets takes 5 turns: as if its end never came
+    with pytest.raises(CampaignError, match="has not ended after 2 turns"):
+        demo.play(tmp_path / "endless", "secrets", seed="endless", players=None, passwords=False)

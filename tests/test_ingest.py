@@ -428,3 +428,128 @@ def test_the_empty_file_note_reaches_the_gm(campaign: Path, tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert f"note: {path} is empty" in " ".join(done.stdout.split())
     assert "0 new messages" in done.stdout
+
+
+# -- review fixes: the sender, attachment charsets, text that is not read, threading ------------------------------
+
+
+def raw_mail(root: Path, sender: str, message_id: str, body: str, extra: str = "", date: str = "Mon, 30 Nov 2026 10:00:00 +0000") -> bytes:
+    """A message written by hand, for headers the email package would not write as they come from real clients."""
+    head = f"From: {sender}\nTo: gm@example.org\nSubject: orders\nDate: {date}\n{message_id and f'Message-ID: {message_id}' + chr(10)}{extra}"
+    return (head + "\n" + body).encode("utf-8")
+
+
+def outbox(root: Path, seq: int) -> Path:
+    return root / "mail" / "outbox" / "turn-001" / f"ack-{seq:05d}.eml"
+
+
+@pytest.mark.parametrize(
+    ("sender", "address", "to", "cc"),
+    [
+        ("Stark, Tony <tony@example.org>", "tony@example.org", "tony@example.org", None),  # unquoted comma: two mailboxes
+        ("=?utf-8?q?Mar=C3=ADa_Jos=C3=A9_<maria@example.org>?=", "maria@example.org", "maria@example.org", "tony@example.org"),
+        ("Tony", "", "tony@example.org", None),  # no address at all: the registered address still hears of it
+        ("undisclosed-recipients:;", "", "tony@example.org", None),
+    ],
+    ids=["unquoted-comma", "encoded-mailbox", "no-address", "empty-group"],
+)
+def test_every_filed_message_is_acknowledged_whatever_its_from_header(
+    campaign: Path, tmp_path: Path, sender: str, address: str, to: str, cc: str | None
+) -> None:
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, sender, "<from@x>", order_text(campaign, "tony", [])))
+    [entry] = ingest(campaign, [path]).entries
+    assert (entry.status, entry.sender) == ("filed", address)
+    assert entry.acknowledged == [to] + ([cc] if cc else [])
+    ack = read(outbox(campaign, 1))
+    assert [a.addr_spec for a in ack["To"].addresses] == [to]
+    assert ([a.addr_spec for a in ack["Cc"].addresses] if ack["Cc"] else None) == ([cc] if cc else None)
+    if not address:
+        assert "this acknowledgement goes to the address registered for your seat" in " ".join(ack.get_content().split())
+
+
+def yaml_attachment(root: Path, data: bytes, charset: str | None, message_id: str) -> EmailMessage:
+    message = mail("Tony <tony@example.org>", message_id=message_id)
+    params = {"charset": charset} if charset else {}
+    message.add_attachment(data, maintype="application", subtype="x-yaml", filename="tony.yaml", params=params)
+    return message
+
+
+@pytest.mark.parametrize("charset", ["iso-8859-1", "utf-16", "windows-1252", "us-ascii", "utf-8"])
+def test_an_attachment_is_read_in_the_charset_it_declares(campaign: Path, tmp_path: Path, charset: str) -> None:
+    text = order_text(campaign, "tony", []) + ("# María José\n" if charset != "us-ascii" else "# Maria Jose\n")
+    message = yaml_attachment(campaign, text.encode(charset), charset, "<cs@x>")
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])]).entries
+    assert (entry.status, entry.found) == ("filed", "attachment tony.yaml"), entry.reason
+    assert (campaign / "turn-001" / "orders" / "tony.yaml").read_bytes() == text.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("charset", "said"),
+    [
+        (None, "the attached file is not UTF-8 text (it declares no charset and the first bad byte is at position "),
+        ("utf-8", "the attached file is not UTF-8 text (it is labelled utf-8 but the first bad byte is at position "),
+        ("x-klingon", "the attached file's charset 'x-klingon' is unknown"),
+    ],
+)
+def test_an_attachment_that_cannot_be_read_says_what_to_do(campaign: Path, tmp_path: Path, charset: str | None, said: str) -> None:
+    text = order_text(campaign, "tony", []) + "# María José\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [yaml_attachment(campaign, text.encode("iso-8859-1"), charset, "<bad-cs@x>")])]).entries
+    assert entry.status == "rejected" and said in entry.reason and entry.reason.endswith("save it as UTF-8 and send it again")
+    assert entry.acknowledged == ["tony@example.org"] and said in " ".join(read(outbox(campaign, 1)).get_content().split())
+
+
+def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(campaign: Path, tmp_path: Path) -> None:
+    mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    earlier = order_text(campaign, "david", ["SID 1 steal Tony 1"])
+    bottom = f"On Mon, 30 Nov 2026, GM wrote:\n> Your report\n> player: david\n\n{mine}"
+    outlook = f"-----Original Message-----\nFrom: GM\n\n{mine}"
+    gmail = f"Did you get these?\n\n---------- Forwarded message ---------\nFrom: David <david@example.org>\n\n{earlier}"
+    apple = f"See below.\n\nBegin forwarded message:\n\n{earlier}"
+    quoted = "Same as before.\n\n" + "\n".join("> " + line for line in earlier.splitlines()) + "\n"
+    html = "<html><body><p>" + mine.replace("\n", "<br>") + "</p></body></html>"
+    alternative = mail("david@example.org", "My orders are in the HTML version.\n", message_id="<alt@x>")
+    alternative.add_alternative(html, subtype="html")
+    messages = [mail("david@example.org", body, message_id=f"<q{n}@x>") for n, body in enumerate([bottom, outlook, gmail, apple, quoted])]
+    result = ingest(campaign, [maildir(tmp_path, [*messages, alternative])])
+    assert [e.status for e in result.entries] == ["rejected"] * 6
+    assert not (campaign / "turn-001" / "orders" / "david.yaml").exists()
+    reasons = [e.reason for e in result.entries]
+    advice = "put your orders above the quoted text, or attach them as a .yaml file)"
+    for reason, marker in zip(reasons, ["On Mon, 30 Nov 2026, GM wrote:", "-----Original Message-----", "---------- Forwarded message ---------",
+                                        "Begin forwarded message:"]):
+        assert f"a 'player:' line was found below the quote, forward or signature marker '{marker}'" in reason and reason.endswith(advice)
+    assert "a 'player:' line was found only in quoted lines starting with '>'" in reasons[4] and reasons[4].endswith(advice)
+    assert "the message's plain-text part was read, and it has no order form, while its HTML part has one" in reasons[5]
+    assert all(e.acknowledged == ["david@example.org"] for e in result.entries)
+    with pytest.raises(ValueError, match=r"in the message's own text$"):
+        orders_in_text("Can I have more time?\n-- \nDavid\n")
+
+
+def test_acknowledgements_thread_under_the_message(campaign: Path, tmp_path: Path) -> None:
+    body = order_text(campaign, "tony", [])
+    long_id = "<" + "a" * 90 + "@example.org>"
+    cases = [
+        ("<m4@x>", "References: <r1@x> <r2@x>\n", "<m4@x>", "<r1@x> <r2@x> <m4@x>"),
+        ("<m5@x>", "In-Reply-To: <p@x>\n", "<m5@x>", "<p@x> <m5@x>"),  # no References: the parent's In-Reply-To
+        (long_id, "", long_id, long_id),
+        ("<a@b> (sent by Tony's phone)", "", "<a@b>", "<a@b>"),
+        ("<x y@z> (comment)", "References: <r1@x>\n", None, None),
+        ("<mar\u00eda@example.org>", "", None, None),
+        ("", "References: <r1@x>\n", None, None),
+    ]
+    for n, (message_id, extra, reply, references) in enumerate(cases):
+        (tmp_path / f"{n}.eml").write_bytes(raw_mail(campaign, "tony@example.org", message_id, body, extra, date=f"Mon, 30 Nov 2026 1{n}:00:00 +0000"))
+    result = ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))])
+    assert [e.status for e in result.entries] == ["superseded"] * (len(cases) - 1) + ["filed"]  # each dated an hour later
+    for n, (_, _, reply, references) in enumerate(cases, start=1):
+        raw = outbox(campaign, n).read_bytes()
+        head = raw.split(b"\n\n", 1)[0]
+        assert b"=?" not in head.replace(b"Subject:", b"") and head.isascii()
+        ack = read(outbox(campaign, n))
+        assert ack["In-Reply-To"] == reply and ack["References"] == references
+        if reply:
+            assert f"In-Reply-To: {reply}\n".encode() in head  # one line, as written
+    before = snapshot(campaign)
+    assert ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))]).skipped == len(cases)
+    assert snapshot(campaign) == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import socket
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -33,9 +34,12 @@ class Mailbox:
     def __init__(self) -> None:
         self.received: list[tuple[list[str], EmailMessage]] = []
         self.refuse_once: set[str] = set()
+        self.refuse_always: set[str] = set()
         self.logins: list[tuple[bytes, bytes]] = []
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
+        if address in self.refuse_always:
+            return "550 5.1.1 no such user"
         if address in self.refuse_once:
             self.refuse_once.discard(address)
             return "451 4.3.0 mailbox busy, try again later"
@@ -216,3 +220,91 @@ def test_one_bad_address_does_not_hold_up_the_others(tmp_path: Path, capsys: pyt
     code, out, _ = pbem(capsys, "mail", root)
     assert code == 0 and "tony: 'tony at example.org' is not an email address" in " ".join(out.split())
     assert sorted(outbox(root)) == ["turn-000/report-david.eml", "turn-000/report-maria.eml", "turn-000/report-public.eml"]
+
+
+def sent_json(root: Path) -> list[dict[str, Any]]:
+    return json.loads((root / "mail" / "sent.json").read_text())["sent"]
+
+
+def test_international_domains_go_out_in_idna_form(tmp_path: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    root = tmp_path / "idn"
+    players = [dict(p) for p in PLAYERS]
+    players[0]["email"] = "tony@bücher.de"
+    players[1]["email"] = "josé@example.org"  # a non-ASCII local part needs SMTPUTF8: left out, with a note
+    create(root, "secrets", players, seed="x", gm_email="Maître du Jeu <mj@exämple.org>", name="Spies")
+    code, out, err = pbem(capsys, "mail", root)
+    assert code == 0, out + err
+    out = " ".join(out.split())
+    assert "david: 'josé@example.org' cannot be mailed: the part before the @ ('josé') is not ASCII" in out and "SMTPUTF8" in out
+    built = outbox(root)
+    assert sorted(built) == ["turn-000/report-maria.eml", "turn-000/report-public.eml", "turn-000/report-tony.eml"]
+    tony = built["turn-000/report-tony.eml"].decode("ascii")
+    assert "To: Tony <tony@xn--bcher-kva.de>" in tony and "<mj@xn--exmple-cua.org>" in tony and "=?utf-8?q?b" not in tony
+    code, out, err = pbem(capsys, "mail", root, "--send", "--smtp", address)
+    assert code == 0, out + err
+    assert sorted(rcpt[0] for rcpt, _ in box.received) == ["maria@example.org", "mj@xn--exmple-cua.org", "tony@xn--bcher-kva.de"]
+    by_to = {rcpt[0]: m for rcpt, m in box.received}
+    assert by_to["tony@xn--bcher-kva.de"]["From"].addresses[0].display_name == "Maître du Jeu"
+    assert not any(entry.get("in_doubt") for entry in sent_json(root))
+
+
+def test_a_message_that_fails_before_the_server_is_not_in_doubt(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    assert pbem(capsys, "mail", campaign, "--turn", "0")[0] == 0
+    bad = campaign / "mail" / "outbox" / "turn-000" / "report-aaa.eml"  # as written by hand or by an older version
+    bad.write_bytes("From: gm@example.org\nTo: josé@example.org\nSubject: x\nMessage-ID: <bad@example.org>\n\nhello\n".encode())
+    code, out, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 1, out + err
+    assert "refused: turn-000/report-aaa.eml to josé@example.org" in " ".join(out.split()) and "SMTPUTF8" in out, out + err
+    assert len(box.received) == 4  # the others still went out
+    entry = next(e for e in sent_json(campaign) if e["file"] == "turn-000/report-aaa.eml")
+    assert "in_doubt" not in entry and "SMTPUTF8" in entry["refused"]
+    code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 0 and "in doubt:" not in out and "refused earlier: turn-000/report-aaa.eml" in " ".join(out.split())
+    assert "every message in the outbox has now been sent" not in out
+
+
+def test_a_permanently_refused_address_does_not_stop_the_others(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    box.refuse_always = {"david@example.org"}
+    code, out, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 1, out + err
+    flat = " ".join(out.split())
+    assert "refused: turn-000/report-david.eml to david@example.org: 550 5.1.1 no such user" in flat
+    assert "fix the address in campaign.yaml" in flat and "run pbem mail again to rebuild it" in flat
+    assert sorted(rcpt[0] for rcpt, _ in box.received) == ["gm@example.org", "maria@example.org", "tony@example.org"]
+    log = sent_json(campaign)
+    assert next(e for e in log if e["file"] == "turn-000/report-david.eml")["refused"] == "550 5.1.1 no such user"
+    assert not any(e.get("in_doubt") for e in log)
+
+    code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)  # not tried again as it is
+    assert code == 0 and len(box.received) == 3 and "refused earlier: turn-000/report-david.eml" in " ".join(out.split())
+
+    settings = campaign / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text())
+    config["players"] = [{**p, "email": "dave@example.org"} if p["id"] == "david" else p for p in config["players"]]
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True))
+    code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)  # rebuilt: a new message, sent
+    assert code == 0, out
+    assert [rcpt for rcpt, _ in box.received][-1] == ["dave@example.org"] and "refused earlier" not in out
+    assert "every message in the outbox has now been sent" in out
+
+
+def test_a_server_refusal_of_the_data_is_not_in_doubt(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    original = box.handle_DATA
+    calls = []
+
+    async def refuse_first(server: Any, session: Any, envelope: Any) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            return "451 4.3.0 try again later"
+        return await original(server, session, envelope)
+
+    box.handle_DATA = refuse_first  # type: ignore[method-assign]
+    code, _, err = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 1 and "run the command again to resume" in err and not box.received
+    assert sent_json(campaign) == []
+    code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
+    assert code == 0 and len(box.received) == 4, out

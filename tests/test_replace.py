@@ -138,3 +138,34 @@ def test_a_new_name_must_be_a_name_of_its_own(campaign: Path, capsys: pytest.Cap
         code, _, err = pbem(capsys, "replace", campaign, "tony", "--name", name)
         assert code == 1 and words in err, err
     assert Campaign.open(campaign).player("tony")["name"] == "Tony"  # nothing changed
+
+
+def test_unsent_mail_for_the_outgoing_player_is_dropped(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import email
+    import email.policy
+    import json
+
+    outbox = campaign / "mail" / "outbox"
+    assert pbem(capsys, "mail", campaign, "--turn", "0")[0] == 0
+    assert pbem(capsys, "mail", campaign, "--remind")[0] == 0
+    report, reminder = outbox / "turn-000" / "report-tony.eml", outbox / "turn-001" / "remind-tony.eml"
+    assert "tony@example.org" in report.read_text() and "tony@example.org" in reminder.read_text()
+    public = outbox / "turn-000" / "report-public.eml"
+    public_id = email.message_from_bytes(public.read_bytes(), policy=email.policy.default)["Message-ID"]
+
+    assert pbem(capsys, "replace", campaign, "tony", "--name", "Bärbel", "--email", "baerbel@example.org")[0] == 0
+    assert not report.exists() and not reminder.exists() and public.exists()  # nothing else is touched
+    assert pbem(capsys, "mail", campaign, "--turn", "0")[0] == 0
+    assert pbem(capsys, "mail", campaign, "--remind")[0] == 0
+    assert "baerbel@example.org" in report.read_text() and "tony@example.org" not in report.read_text()
+    assert "baerbel@example.org" in reminder.read_text() and "tony@example.org" not in reminder.read_text()
+    built = {p: p.read_bytes() for p in outbox.rglob("*.eml")}
+    assert pbem(capsys, "mail", campaign, "--remind")[0] == 0 and pbem(capsys, "mail", campaign, "--turn", "0")[0] == 0
+    assert {p: p.read_bytes() for p in outbox.rglob("*.eml")} == built  # a second run changes nothing
+
+    # a message already handed to the server is part of the record: it stays
+    sent = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)["Message-ID"]
+    log = [{"message_id": sent, "file": "turn-000/report-tony.eml"}, {"message_id": public_id, "file": "turn-000/report-public.eml"}]
+    (campaign / "mail" / "sent.json").write_text(json.dumps({"sent": log}))
+    assert pbem(capsys, "replace", campaign, "tony", "--name", "Carla", "--email", "carla@example.org")[0] == 0
+    assert report.exists() and not reminder.exists()

@@ -26,10 +26,12 @@ class World:
     holder: str
     """The player whose secrets differ between the two worlds."""
     before: dict[str, Any]
+    orders: dict[str, Any]
     after: dict[str, Any]
     reports: dict[str, bytes]
     """The turn's reports in this world."""
     base_before: dict[str, Any]
+    base_orders: dict[str, Any]
     base_after: dict[str, Any]
     base_reports: dict[str, bytes]
     """The same, as the turn was played."""
@@ -55,4 +57,4 @@ def disguised_worlds(campaign: Campaign, purpose: str = "disguise") -> Iterator[
             for world_before, world_orders in game.disguises(before, orders, holder, stream):
                 after, events = game.resolve(world_before, world_orders, Rng(seed, number))
                 reports = render_reports(game, renderer, setup, after, number, events, {}, world_before)
-                yield World(number, holder, world_before, after, reports, before, base_after, base_reports)
+                yield World(number, holder, world_before, world_orders, after, reports, before, orders, base_after, base_reports)
