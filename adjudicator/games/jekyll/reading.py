@@ -83,6 +83,8 @@ def _parse_trick_text(text: str) -> dict[str, Any]:
         word = token.casefold()
         if word in ("name", "names", "naming", "call", "calls"):
             section = "name"
+        elif section == "name" and "name" not in parts:  # the word after 'name' is the colour, even 'greed'
+            parts["name"] = token
         elif word in ("greed", "give", "gives"):
             section = "greed"
         elif section == "name":
