@@ -19,7 +19,7 @@ def parse_bid(item: Any) -> list[str]:
     """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"` or a single card `"a"`."""
     if isinstance(item, dict) and "bid" in item:
         return [read_card(c) for c in item["bid"]]
-    if isinstance(item, dict) or _TRICK_PREFIX.match(item):
+    if isinstance(item, dict) or _TRICK_PREFIX.match(item) or _PLAY.match(item) or _DOWN.match(item):
         raise ValueError("the deal opens with bids: no trick can be played until every bid is in")
     text = item[m.end():] if (m := _BID.match(item)) else item
     cards = read_card_list(text)
