@@ -99,22 +99,25 @@ class Secrets:
     # -- reading orders ---------------------------------------------------
 
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
-        readings = [self._read_one(view, player, index, item) for index, item in items]
+        readings: list[Reading] = []
         by_sid: dict[int, list[Reading]] = {}
-        for reading in readings:  # only orders that could stand count as a SID's orders (SECRETS-18)
-            if reading.order is not None:
-                by_sid.setdefault(reading.order["sid"], []).append(reading)
+        for index, item in items:
+            parsed = _parse(item)
+            reading = self._read_one(view, player, index, item, parsed)
+            readings.append(reading)
+            if not isinstance(parsed, str):  # every order that names a SID counts, void or not (SECRETS-18)
+                by_sid.setdefault(parsed["sid"], []).append(reading)
         for sid, same in by_sid.items():
             if len(same) > 1:  # SECRETS-1: every order of a doubly-ordered SID is void
+                reason = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
                 for reading in same:  # a void reading must carry no order, or the pipeline would place it
                     reading.order, reading.meaning = None, ""
-                    reading.void = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
+                    reading.void = f"{reason} (and this one alone would be void: {reading.void})" if reading.void else reason
         return readings
 
-    def _read_one(self, view: View, player: str, index: int, item: Any) -> Reading:
+    def _read_one(self, view: View, player: str, index: int, item: Any, parsed: dict[str, Any] | str) -> Reading:
         written = item if isinstance(item, str) else _write(item)
         reading = Reading(index=index, written=written.strip())
-        parsed = _parse(item)
         if isinstance(parsed, str):
             reading.void = parsed
             return reading
