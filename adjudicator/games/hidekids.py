@@ -368,7 +368,7 @@ def _play_turn(state: State, places: dict[str, str | None], lifts: list[str], dr
             new["outcome"] = "wolf"
             events.append({"code": "wolf_wins", "seen_by": "all", "wolf": wolf, "lift": number,
                            "kid_tokens": new["kid_tokens"]})
-            events.extend(_keep_secrets(new, places, lifts[number:], searched))
+            events.extend(_keep_secrets(new, places, [] if drawn else lifts[number:], searched))  # drawn lifts are public
             new["history"].append(record)
             return new, events
     for kid in state["kids"]:
