@@ -166,7 +166,7 @@ def measure_stages(folders: list[Path]) -> dict[str, float]:
 def play(root: Path, game_id: str) -> tuple[Path, float]:
     """A demo campaign of one game; returns it and the time its turns took to adjudicate."""
     from adjudicator.adjudicate import adjudicate
-    from adjudicator.demo import write_demo_orders
+    from adjudicator.demo import DEMO_TURN_LIMIT, write_demo_orders
     from adjudicator.new import create
     from adjudicator.campaign import Campaign
     from adjudicator.games import GAMES
@@ -177,6 +177,8 @@ def play(root: Path, game_id: str) -> tuple[Path, float]:
     campaign = Campaign.open(root)
     spent = 0.0
     while not campaign.over:
+        if campaign.last_turn >= DEMO_TURN_LIMIT:  # a game that never ends fails, as the demo does
+            raise SystemExit(f"the {game_id} campaign has not ended after {DEMO_TURN_LIMIT} turns")
         write_demo_orders(campaign, {})
         start = time.perf_counter()
         adjudicate(root)
