@@ -22,7 +22,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from . import atomic, mailin, mailout, schedule, yamlsafe
 from .adjudicate import prepare
@@ -362,46 +362,12 @@ def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, s
             subject=f"[{campaign.config.get('name')}] turn {ctx.pending}: {what}",
             body=body,
             in_reply_to=parent,
+            references=references,
         )
     except mailout.MailError:
         return []  # an address we cannot write to: the entry still records the message
-    if parent:
-        _thread(message, parent, references)
     mailout.write_outbox(campaign.root, {f"{turn_name(ctx.pending)}/ack-{entry.seq:05d}.eml": mailout.to_bytes(message)})
     return [address for _, address in to + cc]
-
-
-class _MsgIdHeader(str):
-    """In-Reply-To or References as a header object that folds only between msg-ids and never into
-    RFC 2047 encoded-words (not allowed in msg-id fields): email.policy keeps a value that has a
-    `name` as it is (header_store_parse) and calls its `fold` when writing (EmailPolicy.fold).
-    A msg-id longer than a line stays whole on its own line (RFC 5322 allows lines to 998)."""
-
-    name: str
-    defects: tuple = ()
-
-    def __new__(cls, name: str, ids: list[str]) -> Self:
-        value = super().__new__(cls, " ".join(ids))
-        value.name = name
-        return value
-
-    def fold(self, *, policy: Any) -> str:
-        limit = policy.max_line_length or 78
-        lines = [f"{self.name}:"]
-        for msg_id in self.split():
-            if len(lines[-1]) + 1 + len(msg_id) > limit and lines[-1] != f"{self.name}:":
-                lines.append("")
-            lines[-1] += " " + msg_id
-        return policy.linesep.join(lines) + policy.linesep
-
-
-def _thread(message: Any, parent: str, references: list[str]) -> None:
-    """Write In-Reply-To and References (RFC 5322 3.6.4) so that no policy encodes them."""
-    for name, ids in (("In-Reply-To", [parent]), ("References", references)):
-        if message[name] is None:
-            message[name] = _MsgIdHeader(name, ids)
-        else:
-            message.replace_header(name, _MsgIdHeader(name, ids))  # keeps its place among the headers
 
 
 # -- the command --------------------------------------------------------------------------

@@ -25,12 +25,12 @@ import os
 import re
 import smtplib
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from . import atomic, mailin, schedule
 from .campaign import Campaign, dump_json, turn_name
@@ -100,8 +100,10 @@ def make_message(
     body: str,
     cc: list[tuple[str, str]] = (),  # type: ignore[assignment]
     in_reply_to: str = "",
+    references: Sequence[str] = (),
 ) -> EmailMessage:
-    """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom."""
+    """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom.
+    A reply names its parent's msg-id (`in_reply_to`) and the thread (`references`, RFC 5322 3.6.4)."""
     sender = gm_address(campaign)
     message = EmailMessage(policy=POLICY)
     message["From"] = _address("", sender)
@@ -114,12 +116,36 @@ def make_message(
     ).hexdigest()[:20]
     message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{message['From'].addresses[0].domain.lower() or 'pbem.invalid'}>"
     if in_reply_to:
-        message["In-Reply-To"] = in_reply_to
-        message["References"] = in_reply_to
+        message["In-Reply-To"] = _MsgIdHeader("In-Reply-To", [in_reply_to])
+        message["References"] = _MsgIdHeader("References", list(references) or [in_reply_to])
     message["Auto-Submitted"] = "auto-replied" if kind == "ack" else "auto-generated"
     message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     return message
+
+
+class _MsgIdHeader(str):
+    """In-Reply-To or References as a header object that folds only between msg-ids and never into
+    RFC 2047 encoded-words (not allowed in msg-id fields): email.policy keeps a value that has a
+    `name` as it is (header_store_parse) and calls its `fold` when writing (EmailPolicy.fold).
+    A msg-id longer than a line stays whole on its own line (RFC 5322 allows lines to 998)."""
+
+    name: str
+    defects: tuple = ()
+
+    def __new__(cls, name: str, ids: list[str]) -> Self:
+        value = super().__new__(cls, " ".join(ids))
+        value.name = name
+        return value
+
+    def fold(self, *, policy: Any) -> str:
+        limit = policy.max_line_length or 78
+        lines = [f"{self.name}:"]
+        for msg_id in self.split():
+            if len(lines[-1]) + 1 + len(msg_id) > limit and lines[-1] != f"{self.name}:":
+                lines.append("")
+            lines[-1] += " " + msg_id
+        return policy.linesep.join(lines) + policy.linesep
 
 
 def _address(name: str, address: str) -> Address:

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import atomic, auth, yamlsafe
+from . import atomic, auth
 from .adjudicate import prepare
 from .campaign import Campaign, CampaignError, display_name, dump_yaml, read_yaml, turn_name
-from .turn import SEATS_FILE
+from .turn import SEATS_FILE, read_seat_changes
 
 
 @dataclass
@@ -84,8 +84,8 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
 
         folder = campaign.turn_dir(pending)
         seats_path = folder / SEATS_FILE
-        changes = yamlsafe.load(seats_path.read_bytes()) if seats_path.is_file() else {}
-        changes = {**(changes or {}), seat: {"name": name}}
+        changes = read_seat_changes(seats_path.read_bytes(), seats_path) if seats_path.is_file() else {}
+        changes = {**changes, seat: {"name": name}}
         atomic.write_file(seats_path, dump_yaml(dict(sorted(changes.items()))))
 
         moved = _move_pending_orders(campaign, seat, pending)
