@@ -39,9 +39,9 @@ sys.path.insert(0, str(REPO))
 
 def make_campaigns(root: Path, count: int, players: int, tag: str) -> list[Path]:
     """One Secrets campaign created by `pbem new`, copied `count` times, each with its own orders."""
-    from adjudicator.campaign import Campaign
-    from adjudicator.demo import write_demo_orders
-    from adjudicator.new import create
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.campaign.demo import write_demo_orders
+    from adjudicator.campaign.create import create
 
     template = root / f"{tag}-template"
     options = [f"max_players={max(players, 6)}"]
@@ -112,19 +112,19 @@ def measure_adjudicate(folders: list[Path], jobs: int) -> float:
 
 STAGES = (
     # (label, module, attribute): the stages of a turn, timed apart; none calls another
-    ("opening the campaign (campaign.yaml)", "adjudicator.campaign", "Campaign.open"),
-    ("finishing interrupted swaps (recover)", "adjudicator.atomic", "recover"),
-    ("reading the order files", "adjudicator.adjudicate", "read_orders_folder"),
-    ("checking the order files (parse, schemas, the game's reading)", "adjudicator.turn", "load_submission"),
-    ("resolving the orders", "adjudicator.turn", "resolve"),
-    ("rendering the reports (Jinja)", "adjudicator.render", "Renderer.render"),
-    ("the BBCode form of the public report", "adjudicator.turn", "to_bbcode"),
-    ("JSON of results, state and manifest", "adjudicator.turn", "dump_json"),
-    ("building the turn folder (links, new files)", "adjudicator.atomic", "stage"),
-    ("flushing to disk (syncfs)", "adjudicator.atomic", "flush"),
-    ("swapping the folders in", "adjudicator.atomic", "swap"),
-    ("making the renames durable", "adjudicator.atomic", "settle"),
-    ("the GM's lines on the terminal (rich)", "adjudicator.cli", "_report_outcome"),
+    ("opening the campaign (campaign.yaml)", "adjudicator.campaign.folder", "Campaign.open"),
+    ("finishing interrupted swaps (recover)", "adjudicator.common.atomic", "recover"),
+    ("reading the order files", "adjudicator.campaign.adjudicate", "read_orders_folder"),
+    ("checking the order files (parse, schemas, the game's reading)", "adjudicator.campaign.turn", "load_submission"),
+    ("resolving the orders", "adjudicator.campaign.turn", "resolve"),
+    ("rendering the reports (Jinja)", "adjudicator.publish.render", "Renderer.render"),
+    ("the BBCode form of the public report", "adjudicator.campaign.turn", "to_bbcode"),
+    ("JSON of results, state and manifest", "adjudicator.campaign.turn", "dump_json"),
+    ("building the turn folder (links, new files)", "adjudicator.common.atomic", "stage"),
+    ("flushing to disk (syncfs)", "adjudicator.common.atomic", "flush"),
+    ("swapping the folders in", "adjudicator.common.atomic", "swap"),
+    ("making the renames durable", "adjudicator.common.atomic", "settle"),
+    ("the GM's lines on the terminal (rich)", "adjudicator.commands.adjudicate", "_report_outcome"),
 )
 
 
@@ -165,10 +165,10 @@ def measure_stages(folders: list[Path]) -> dict[str, float]:
 
 def play(root: Path, game_id: str) -> tuple[Path, float]:
     """A demo campaign of one game; returns it and the time its turns took to adjudicate."""
-    from adjudicator.adjudicate import adjudicate
-    from adjudicator.demo import DEMO_TURN_LIMIT, write_demo_orders
-    from adjudicator.new import create
-    from adjudicator.campaign import Campaign
+    from adjudicator.campaign.adjudicate import adjudicate
+    from adjudicator.campaign.demo import DEMO_TURN_LIMIT, write_demo_orders
+    from adjudicator.campaign.create import create
+    from adjudicator.campaign.folder import Campaign
     from adjudicator.games import GAMES
 
     game = GAMES[game_id]
@@ -187,7 +187,7 @@ def play(root: Path, game_id: str) -> tuple[Path, float]:
 
 
 def measure_audit(root: Path) -> float:
-    from adjudicator.audit import audit
+    from adjudicator.campaign.audit import audit
 
     start = time.perf_counter()
     result = audit(root)
@@ -201,9 +201,9 @@ def measure_engine(game_id: str, seconds: float) -> float:
     """Whole games per second, engine only: demo orders read and resolved, no files, no reports."""
     from adjudicator.games import GAMES
     from adjudicator.games.base import Seat
-    from adjudicator.new import parse_options
-    from adjudicator.pipeline import Submission, read_orders, resolve
-    from adjudicator.rng import Rng
+    from adjudicator.campaign.create import parse_options
+    from adjudicator.campaign.pipeline import Submission, read_orders, resolve
+    from adjudicator.common.rng import Rng
 
     game = GAMES[game_id]
     count = min(max(game.min_players, 4), game.max_players)

@@ -34,11 +34,12 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from adjudicator import games, yamlsafe
+from adjudicator import games
+from adjudicator.common import yamlsafe
 from adjudicator.games.base import Seat, State
-from adjudicator.new import parse_options
-from adjudicator.pipeline import Submission, check_document, missing, resolve
-from adjudicator.rng import Rng
+from adjudicator.campaign.create import parse_options
+from adjudicator.campaign.pipeline import Submission, check_document, missing, resolve
+from adjudicator.common.rng import Rng
 
 CASES = Path(__file__).parent / "cases"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import atomic
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
-from adjudicator.new import create
+from adjudicator.common import atomic
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.create import create
 
 
 @pytest.fixture

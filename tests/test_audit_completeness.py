@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign, read_yaml
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign, read_yaml
 from adjudicator.cli import main
-from adjudicator.demo import play, write_demo_orders
-from adjudicator.new import create
-from adjudicator.replace import replace
+from adjudicator.campaign.demo import play, write_demo_orders
+from adjudicator.campaign.create import create
+from adjudicator.judge.replace import replace
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
-from adjudicator.bbcode import to_bbcode, width
-from adjudicator.new import create
-from adjudicator.render import markdown_text
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.publish.bbcode import to_bbcode, width
+from adjudicator.campaign.create import create
+from adjudicator.publish.render import markdown_text
 
 REPO = Path(__file__).resolve().parent.parent
 

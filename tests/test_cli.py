@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.atomic import locked
-from adjudicator.campaign import Campaign
+from adjudicator.common.atomic import locked
+from adjudicator.campaign.folder import Campaign
 from adjudicator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -198,7 +198,7 @@ def test_a_batch_flushes_together_yet_each_campaign_stands_alone(
     """`pbem adjudicate` over many campaigns shares its flushes to disk (adjudicate.BATCH at a time);
     the turns it writes are the ones a run per campaign writes, refusals stay per campaign, and a
     folder named twice has two turns, one after the other, as if named in two runs."""
-    from adjudicator import adjudicate as module
+    from adjudicator.campaign import adjudicate as module
 
     monkeypatch.setattr(module, "BATCH", 3)
     names = [f"c{i}" for i in range(7)]
@@ -231,7 +231,7 @@ def test_jobs_settle_campaigns_in_parallel_with_the_same_files_and_output(
 ) -> None:
     import shutil
 
-    from adjudicator import adjudicate as module
+    from adjudicator.campaign import adjudicate as module
 
     monkeypatch.setattr(module, "BATCH", 2)  # several groups for the two processes to share
     names = [f"c{i}" for i in range(5)]

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign
-from adjudicator.demo import play
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.demo import play
 from adjudicator.games import GAMES
 from worlds import disguised_worlds
 
@@ -124,8 +124,8 @@ def test_the_rules_import_no_clock_randomness_or_files(path: Path) -> None:
 
 
 def test_a_demo_that_never_ends_fails_instead_of_filling_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator import demo
-    from adjudicator.campaign import CampaignError
+    from adjudicator.campaign import demo
+    from adjudicator.campaign.folder import CampaignError
 
     monkeypatch.setattr(demo, "DEMO_TURN_LIMIT", 2)  # Secrets takes 5 turns: as if its end never came
     with pytest.raises(CampaignError, match="has not ended after 2 turns"):

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.atomic import recover
-from adjudicator.audit import audit
-from adjudicator.new import create
+from adjudicator.common.atomic import recover
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.create import create
 
 CRASHPOINT = Path(__file__).resolve().parent / "crashpoint.py"
 COUNT, NEVER = 0, -1

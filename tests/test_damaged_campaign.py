@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import Campaign, CampaignError, read_json_object
+from adjudicator.campaign.folder import Campaign, CampaignError, read_json_object
 from adjudicator.cli import main
-from adjudicator.new import create
+from adjudicator.campaign.create import create
 
 REPO = Path(__file__).resolve().parent.parent
 PLAYERS = ("a", "b", "c")

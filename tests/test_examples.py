@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
 
 EXAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "turns").glob("*/campaign.yaml"))
 

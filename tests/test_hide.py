@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.demo import play
+from adjudicator.campaign.demo import play
 from adjudicator.games.base import Seat
 from adjudicator.games.hide import GAME
 from adjudicator.games.hide.components import FACES, GUN, parse_intel
 from adjudicator.games.hide.showdown import fight
-from adjudicator.rng import Rng
+from adjudicator.common.rng import Rng
 
 OPTIONS = {name: option.default for name, option in GAME.options.items()}
 
@@ -118,8 +118,8 @@ def test_suggested_gadget_line_is_a_legal_order(count: int, seed: str, all_guns:
     player at that moment, in every mission report of a whole seeded game. The gadget must change the
     die's icon: the line turns the first die that is not a gun to gun, or, when every die in the pool is
     a gun (seen in the game of seed gadget-0), the first die to a building."""
-    from adjudicator import yamlsafe
-    from adjudicator.pipeline import check_document
+    from adjudicator.common import yamlsafe
+    from adjudicator.campaign.pipeline import check_document
 
     campaign = play(tmp_path / "c", "hide", seed=seed, players=count, passwords=False)
     checked, to_building = 0, 0
@@ -157,7 +157,7 @@ def _report(root: Path, turn: int, name: str) -> str:
 
 
 def _pending_state(root: Path) -> dict:
-    from adjudicator.campaign import Campaign
+    from adjudicator.campaign.folder import Campaign
 
     return Campaign.open(root).state()
 
@@ -170,8 +170,8 @@ def test_a_default_says_whether_orders_were_missing_void_or_used_up(tmp_path: Pa
     """HIDE-16: a player whose file was rejected (or missing) is told so, not that their list ran dry;
     one who sent no valid pick, and one whose listed dice were all gone, each read their own reason.
     Nobody else's report, nor the public one, says any of it."""
-    from adjudicator.adjudicate import adjudicate
-    from adjudicator.new import create
+    from adjudicator.campaign.adjudicate import adjudicate
+    from adjudicator.campaign.create import create
 
     root = tmp_path / "c"
     players = ["ann", "ben", "cat", "dan"]
@@ -212,10 +212,10 @@ def test_a_default_says_whether_orders_were_missing_void_or_used_up(tmp_path: Pa
 def test_a_default_guess_says_why_it_was_made(tmp_path: Path) -> None:
     """HIDE-14: a guess at an agent shot earlier in the turn is skipped and the report says so, rather
     than that the list gave no guess; a default pick's shot says it came with the default pick."""
-    from adjudicator.campaign import Campaign
-    from adjudicator.new import create
-    from adjudicator.render import Renderer
-    from adjudicator.turn import render_reports
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.campaign.create import create
+    from adjudicator.publish.render import Renderer
+    from adjudicator.campaign.turn import render_reports
 
     players = ["ann", "ben", "cat", "dan"]
     campaign = create(tmp_path / "c", "hide", [{"id": p, "name": p.title()} for p in players], seed="g", passwords=False)

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from adjudicator.games.base import Seat
 from adjudicator.games.hidekids import FURNITURE, GAME
-from adjudicator.render import Renderer
-from adjudicator.rng import Rng
-from adjudicator.turn import render_reports
+from adjudicator.publish.render import Renderer
+from adjudicator.common.rng import Rng
+from adjudicator.campaign.turn import render_reports
 
 NAMES = ["wolf", "ann", "ben", "cat", "dan", "eve", "fay", "gus"]
 SETUP = {"name": "test", "seed_commitment": "c0ffee", "passwords": True}

@@ -14,12 +14,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import yamlsafe
+from adjudicator.common import yamlsafe
 from adjudicator.games import GAMES
 from adjudicator.games.base import Seat
-from adjudicator.new import parse_options
-from adjudicator.pipeline import Problem, Submission, check_document, resolve
-from adjudicator.rng import Rng
+from adjudicator.campaign.create import parse_options
+from adjudicator.campaign.pipeline import Problem, Submission, check_document, resolve
+from adjudicator.common.rng import Rng
 
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,15 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import games
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
-from adjudicator.demo import write_demo_orders
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.demo import write_demo_orders
 from adjudicator.games.base import Seat
 from adjudicator.games.identity.cards import read_card, read_card_list
 from adjudicator.games.identity.reading import parse_bid, parse_trick
-from adjudicator.new import create
-from adjudicator.pipeline import read_orders
-from adjudicator.rng import Rng
+from adjudicator.campaign.create import create
+from adjudicator.campaign.pipeline import read_orders
+from adjudicator.common.rng import Rng
 
 GAME = games.get("identity")
 

@@ -16,12 +16,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.atomic import locked
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.common.atomic import locked
 from adjudicator.cli import main
-from adjudicator.ingest import ingest, load_index
-from adjudicator.mailin import file_kind, find_orders, orders_in_text
-from adjudicator.new import create
+from adjudicator.mail.ingest import ingest, load_index
+from adjudicator.mail.inbox import file_kind, find_orders, orders_in_text
+from adjudicator.campaign.create import create
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},

@@ -12,12 +12,12 @@ from casefile import CASES, deep_merge
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import yamlsafe
-from adjudicator.demo import play
+from adjudicator.common import yamlsafe
+from adjudicator.campaign.demo import play
 from adjudicator.games import jekyll
 from adjudicator.games.base import Seat
-from adjudicator.new import parse_options
-from adjudicator.rng import Rng
+from adjudicator.campaign.create import parse_options
+from adjudicator.common.rng import Rng
 
 GAME = jekyll.GAME
 

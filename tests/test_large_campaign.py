@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.new import create
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.create import create
 
 
 def test_large_campaign_reports_stay_personal(tmp_path: Path) -> None:
@@ -40,9 +40,9 @@ def test_jobs_share_a_large_turn_and_change_no_byte(tmp_path: Path) -> None:
     processes; the turn written is the one a single process writes, passwords and all."""
     import shutil
 
-    from adjudicator.campaign import Campaign
-    from adjudicator.demo import write_demo_orders
-    from adjudicator.turn import PARALLEL_FROM
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.campaign.demo import write_demo_orders
+    from adjudicator.campaign.turn import PARALLEL_FROM
 
     count = PARALLEL_FROM + 10
     root = tmp_path / "one" / "mega"

@@ -16,9 +16,9 @@ import yaml
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from adjudicator.adjudicate import adjudicate
+from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.cli import main
-from adjudicator.new import create
+from adjudicator.campaign.create import create
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},

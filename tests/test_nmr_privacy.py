@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.campaign import Campaign
-from adjudicator.demo import write_demo_orders
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.demo import write_demo_orders
 from adjudicator.games import GAMES
-from adjudicator.new import create
+from adjudicator.campaign.create import create
 
 TURNS = 4
 

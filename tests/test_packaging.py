@@ -24,7 +24,7 @@ def test_installed_pbem_runs_a_demo_outside_the_source_tree(tmp_path: Path) -> N
         )
         assert "audit: clean" in demo.stdout, demo.stdout
     where = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import adjudicator.resources as r; print(r.resource_dir('templates'))"],
+        [str(venv / "bin" / "python"), "-c", "import adjudicator.common.resources as r; print(r.resource_dir('templates'))"],
         check=True, cwd=tmp_path, capture_output=True, text=True,
     ).stdout
     assert re.search(r"site-packages/adjudicator/templates$", where.strip()), where

@@ -28,9 +28,9 @@ from reliability_kit import (
     spread,
 )
 
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign
-from adjudicator.new import create
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.create import create
 
 PLAYERS = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("tony", "david", "sue")]
 

@@ -31,12 +31,12 @@ from reliability_kit import (
     spread,
 )
 
-from adjudicator.atomic import recover
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign
-from adjudicator.demo import write_demo_orders
+from adjudicator.common.atomic import recover
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.demo import write_demo_orders
 from adjudicator.games import GAMES
-from adjudicator.new import create
+from adjudicator.campaign.create import create
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},

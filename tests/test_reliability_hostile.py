@@ -26,16 +26,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability_kit import THOROUGH, assert_clean_failure, pbem
 
-from adjudicator import yamlsafe
-from adjudicator.adjudicate import adjudicate
-from adjudicator.campaign import Campaign
-from adjudicator.demo import DEMO_NAMES
+from adjudicator.common import yamlsafe
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.demo import DEMO_NAMES
 from adjudicator.games import GAMES
-from adjudicator.ingest import ingest
-from adjudicator.new import create
-from adjudicator.pipeline import resolve
-from adjudicator.rng import Rng
-from adjudicator.turn import load_submission, pending_state
+from adjudicator.mail.ingest import ingest
+from adjudicator.campaign.create import create
+from adjudicator.campaign.pipeline import resolve
+from adjudicator.common.rng import Rng
+from adjudicator.campaign.turn import load_submission, pending_state
 
 PER_GAME = 10_000 if THOROUGH else 200
 CLI_SAMPLE = 40 if THOROUGH else 6
@@ -49,8 +49,8 @@ def _phases(game_id: str, folder: Path) -> dict[str, Path]:
     Every phase has a schema file; demo campaigns with new seeds are played until
     each one has been pending (H.I.D.E.'s security phase needs a gun that secured nothing).
     """
-    from adjudicator.demo import write_demo_orders
-    from adjudicator.resources import resource_dir
+    from adjudicator.campaign.demo import write_demo_orders
+    from adjudicator.common.resources import resource_dir
 
     game = GAMES[game_id]
     wanted = {path.stem for path in (resource_dir("schemas") / game_id).glob("*.json")}

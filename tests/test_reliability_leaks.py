@@ -25,15 +25,16 @@ import yaml
 from reliability_kit import THOROUGH, order_mail
 from worlds import disguised_worlds
 
-from adjudicator import yamlsafe
-from adjudicator.adjudicate import adjudicate
-from adjudicator.campaign import Campaign
-from adjudicator.cli import main, show_json
-from adjudicator.demo import DEMO_NAMES, play
+from adjudicator.common import yamlsafe
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.show import show_json
+from adjudicator.cli import main
+from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.games import GAMES
-from adjudicator.ingest import ingest
-from adjudicator.pipeline import check_document
-from adjudicator.rng import Rng
+from adjudicator.mail.ingest import ingest
+from adjudicator.campaign.pipeline import check_document
+from adjudicator.common.rng import Rng
 
 SEEDS = ["leak-2", "leak-3", "leak-6", "leak-8"] if THOROUGH else ["leak-2"]  # seeds where every game offers disguised worlds
 

@@ -18,8 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reliability_kit import assert_clean_failure, order_mail, pbem, snapshot
 
-from adjudicator import auth, mailin, yamlsafe
-from adjudicator.new import create
+from adjudicator.campaign import auth
+from adjudicator.mail import inbox as mail_inbox
+from adjudicator.common import yamlsafe
+from adjudicator.campaign.create import create
 
 PLAYERS = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("tony", "david", "sue")]
 
@@ -255,7 +257,7 @@ def test_a_huge_email_is_refused_quickly_and_its_attachment_capped(tmp_path: Pat
     assert [e["status"] for e in index] == ["rejected", "rejected"]
     assert "larger than 10 MiB" in index[0]["reason"] and index[0]["message_id"] == "<big@x>"
     assert "larger than the limit of 64 KiB" in index[1]["reason"]
-    assert (root / index[0]["stored"]).stat().st_size <= mailin.MAX_MESSAGE_BYTES + 1
+    assert (root / index[0]["stored"]).stat().st_size <= mail_inbox.MAX_MESSAGE_BYTES + 1
 
 
 def test_unclosed_code_fences_cannot_stall_an_ingest(tmp_path: Path) -> None:
@@ -279,5 +281,5 @@ _OLD_BBCODE = re.compile(r"\[code(?:=[^\]\n]{0,100})?\](.*?)\[/code\]", re.IGNOR
 @given(st.lists(st.sampled_from(["```", "````", "```yaml", "~~~", " ``` ", "player: a", "x", "", "[code]", "[/CODE]", "[code=yaml]", "``` x", "~~~~"]), max_size=14))
 def test_the_linear_block_finders_agree_with_the_old_patterns(lines: list[str]) -> None:
     text = "\n".join(lines)
-    assert list(mailin._fenced_blocks(text)) == [m.group(3) for m in _OLD_FENCE.finditer(text)]
-    assert list(mailin._bbcode_blocks(text)) == [m.group(1) for m in _OLD_BBCODE.finditer(text)]
+    assert list(mail_inbox._fenced_blocks(text)) == [m.group(3) for m in _OLD_FENCE.finditer(text)]
+    assert list(mail_inbox._bbcode_blocks(text)) == [m.group(1) for m in _OLD_BBCODE.finditer(text)]

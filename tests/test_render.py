@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.new import create
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.create import create
 
 
 def _campaign(tmp_path: Path, names: dict[str, str]) -> Path:
@@ -52,7 +52,7 @@ def test_dict_fields_read_as_items_and_methods_stay_methods(tmp_path: Path) -> N
     from jinja2 import UndefinedError
     from jinja2.sandbox import SecurityError
 
-    from adjudicator.render import Renderer
+    from adjudicator.publish.render import Renderer
 
     data = {"d": {"code": "stolen", "items": "a player", "pop": 1}}
     shipped = Renderer("secrets").env

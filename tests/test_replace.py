@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
-from adjudicator.campaign import Campaign
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
 from adjudicator.cli import main
 
 

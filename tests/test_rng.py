@@ -1,6 +1,6 @@
 """The random stream: the numbers of docs/randomness.md's worked example, and its properties."""
 
-from adjudicator.rng import Rng, commitment, new_seed
+from adjudicator.common.rng import Rng, commitment, new_seed
 
 SEED = "correct horse battery staple"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.adjudicate import adjudicate
-from adjudicator.audit import audit
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
 from adjudicator.cli import main
-from adjudicator.new import create
-from adjudicator.schedule import ScheduleError, deadline, time_left
+from adjudicator.campaign.create import create
+from adjudicator.campaign.schedule import ScheduleError, deadline, time_left
 
 WEEKLY = {"timezone": "Europe/Berlin", "start": "2027-03-16 20:00", "every": "7 days"}
 

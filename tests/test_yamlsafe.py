@@ -2,7 +2,7 @@
 
 import pytest
 
-from adjudicator.yamlsafe import MAX_BYTES, YamlError, load
+from adjudicator.common.yamlsafe import MAX_BYTES, YamlError, load
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.campaign import Campaign
-from adjudicator.render import Renderer
-from adjudicator.rng import Rng
-from adjudicator.turn import render_reports
+from adjudicator.campaign.folder import Campaign
+from adjudicator.publish.render import Renderer
+from adjudicator.common.rng import Rng
+from adjudicator.campaign.turn import render_reports
 
 
 @dataclass

@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.adjudicate import read_orders_folder  # noqa: E402
-from adjudicator.audit import audit  # noqa: E402
-from adjudicator.campaign import Campaign  # noqa: E402
-from adjudicator.render import Renderer  # noqa: E402
-from adjudicator.turn import opening, turn  # noqa: E402
+from adjudicator.campaign.adjudicate import read_orders_folder  # noqa: E402
+from adjudicator.campaign.audit import audit  # noqa: E402
+from adjudicator.campaign.folder import Campaign  # noqa: E402
+from adjudicator.publish.render import Renderer  # noqa: E402
+from adjudicator.campaign.turn import opening, turn  # noqa: E402
 
 
 def _replace_outputs(folder: Path, files: dict[str, bytes]) -> None:

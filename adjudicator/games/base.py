@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..rng import Rng, Stream
+from ..common.rng import Rng, Stream
 
 State = dict[str, Any]
 View = dict[str, Any]

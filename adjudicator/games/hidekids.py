@@ -15,7 +15,7 @@ import copy
 import re
 from typing import Any
 
-from ..rng import Rng, Stream
+from ..common.rng import Rng, Stream
 from .base import Event, Option, Order, Reading, Seat, State, View, leaders, visible
 
 FURNITURE = ("cupboard", "stove", "door", "clock", "tub", "bed", "table")

@@ -10,7 +10,7 @@ import copy
 import re
 from typing import Any
 
-from ..rng import Rng, Stream
+from ..common.rng import Rng, Stream
 from .base import Event, Option, Order, Reading, Seat, State, View, leaders
 
 RANKS = range(1, 8)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...rng import Rng, Stream
+from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
 from . import demo, views
 from . import orders as reading

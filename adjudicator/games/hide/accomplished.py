@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...rng import Rng
+from ...common.rng import Rng
 from ..base import Event, State
 from .components import BUILDINGS
 from .rounds import gain_rank, over

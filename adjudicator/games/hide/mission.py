@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rng import Rng
+from ...common.rng import Rng
 from ..base import Event, Order, State
 from .accomplished import accomplish
 from .components import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...rng import Stream
+from ...common.rng import Stream
 from .components import FACES, GUN
 
 SHOWDOWN_LIMIT = 10_000

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...rng import Rng, Stream
+from ...common.rng import Rng, Stream
 from ..base import Event, Order, State, View
 from .components import (
     BUILDINGS,

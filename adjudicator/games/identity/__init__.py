@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...rng import Rng, Stream
+from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
 from . import conformance, demo, scoring, views
 from .cards import BLACK, COLOURS

@@ -6,7 +6,7 @@ import copy
 from collections import Counter
 from typing import Any
 
-from ...rng import Stream
+from ...common.rng import Stream
 from ..base import Order, State
 from .cards import colour, deck, distinct, number, playable, remove_cards, sort_cards
 from .scoring import points

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...rng import Rng
+from ...common.rng import Rng
 from ..base import Event, Order, State
 from .cards import deck, number, remove_cards, sort_cards
 

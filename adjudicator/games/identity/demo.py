@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rng import Stream
+from ...common.rng import Stream
 from ..base import View
 from .cards import colour, number
 

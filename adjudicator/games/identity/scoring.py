@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from ...rng import Rng
+from ...common.rng import Rng
 from ..base import Event, State, leaders
 from .cards import number
 from .deals import new_deal

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...rng import Rng, Stream
+from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
 from . import conformance, demo, views
 from .cards import DECK, CardError, low_order, parse_card

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ...rng import Rng, Stream
+from ...common.rng import Rng, Stream
 from ..base import Event, Order, State
 from .cards import COLOURS, DECK, HAND, SET_ASIDE, TRICKS, colour, sort_hand
 from .rounds import opponent_of, role_player

@@ -6,7 +6,7 @@ its own deep copy, so the caller's state is never touched.
 
 from __future__ import annotations
 
-from ...rng import Rng
+from ...common.rng import Rng
 from ..base import Event, State
 from .cards import DECK, HAND, ROUNDS, sort_hand
 

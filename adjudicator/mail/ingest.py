@@ -24,11 +24,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import atomic, mailin, mailout, schedule, yamlsafe
-from .adjudicate import prepare
-from .campaign import Campaign, dump_json, turn_name
-from .pipeline import Submission, check_document
-from .turn import pending_state
+from ..campaign import schedule
+from ..campaign.adjudicate import prepare
+from ..campaign.folder import Campaign, dump_json, turn_name
+from ..campaign.pipeline import Submission, check_document
+from ..campaign.turn import pending_state
+from ..common import atomic, yamlsafe
+from . import compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 
@@ -70,7 +72,7 @@ class IngestResult:
 
 
 def index_path(root: Path) -> Path:
-    return mailout.mail_dir(root) / "ingest.json"
+    return compose.mail_dir(root) / "ingest.json"
 
 
 def load_index(root: Path) -> list[Entry]:
@@ -82,7 +84,7 @@ def load_index(root: Path) -> list[Entry]:
 
 def save_index(root: Path, entries: list[Entry]) -> None:
     path = index_path(root)
-    mailout.ensure_mail_dir(root)
+    compose.ensure_mail_dir(root)
     atomic.write_file(path, dump_json({"messages": [asdict(e) for e in entries]}))
 
 
@@ -91,7 +93,7 @@ def message_key(raw: bytes, message_id: str) -> str:
 
 
 def _date(message: Any) -> str | None:
-    text = mailin.header(message, "Date")
+    text = inbox.header(message, "Date")
     try:
         when = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError):
@@ -124,10 +126,10 @@ class _Context:
 
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
     """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None."""
-    auto = mailin.header(message, "Auto-Submitted").lower()
+    auto = inbox.header(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"an automatic message (Auto-Submitted: {auto})"
-    if address.startswith(_AUTOMATIC_SENDERS) or mailin.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
+    if address.startswith(_AUTOMATIC_SENDERS) or inbox.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
         return "an automatic or bulk message (bounce, mailing list or no-reply sender)"
     if campaign.gm_email and address == email.utils.parseaddr(campaign.gm_email)[1].lower():
         return "a message from the GM address itself"
@@ -144,22 +146,22 @@ def _registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
 
 def _reply_address(message: Any, address: str) -> str:
     """Where a reply goes: a usable Reply-To, else the sender's address ("" when neither is usable)."""
-    _, reply_to = email.utils.parseaddr(mailin.header(message, "Reply-To"))
+    _, reply_to = email.utils.parseaddr(inbox.header(message, "Reply-To"))
     reply_to = reply_to.strip().lower()
-    if mailin.usable_address(reply_to):
+    if inbox.usable_address(reply_to):
         return reply_to
-    return address if mailin.usable_address(address) else ""
+    return address if inbox.usable_address(address) else ""
 
 
-def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
+def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
     """Decide one new message; write its files; return its index entry (not yet saved)."""
     root, campaign = ctx.campaign.root, ctx.campaign
-    oversize = len(incoming.raw) > mailin.MAX_MESSAGE_BYTES
+    oversize = len(incoming.raw) > inbox.MAX_MESSAGE_BYTES
     try:  # an oversize message is not parsed whole: its headers are enough to name and refuse it
-        message = mailin.parse(incoming.raw[: mailin.HEADER_BYTES] if oversize else incoming.raw)
-        message_id = mailin.message_id(message)
-        _, address = mailin.sender(message)
-        subject = mailin.header(message, "Subject")
+        message = inbox.parse(incoming.raw[: inbox.HEADER_BYTES] if oversize else incoming.raw)
+        message_id = inbox.message_id(message)
+        _, address = inbox.sender(message)
+        subject = inbox.header(message, "Subject")
         date = _date(message)
     except Exception:  # noqa: BLE001 - junk is kept, never fatal
         message, message_id, address, subject, date = None, "", "", "", None
@@ -180,16 +182,16 @@ def handle(ctx: _Context, incoming: mailin.Incoming, seq: int) -> Entry:
     if message is None:
         return reject("not a readable email message")
     if oversize:
-        return reject(f"larger than {mailin.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
+        return reject(f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)
     seat_by_address = _registered_seat(campaign, address, ctx.pending)
     try:
-        found = mailin.find_orders(message)
-    except mailin.NoOrders as exc:
+        found = inbox.find_orders(message)
+    except inbox.NoOrders as exc:
         return reject(f"no orders: {exc}", seat_by_address, reply=seat_by_address is not None)
-    except mailin.BadOrderFile as exc:
+    except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"no orders: the message could not be taken apart ({type(exc).__name__})", seat_by_address)
@@ -235,7 +237,7 @@ def _ensure(path: Path) -> Path:
 
 
 def _accept(
-    ctx: _Context, entry: Entry, incoming: mailin.Incoming, message: Any, found: mailin.OrderDocument, sub: Submission, label: str, address: str
+    ctx: _Context, entry: Entry, incoming: inbox.Incoming, message: Any, found: inbox.OrderDocument, sub: Submission, label: str, address: str
 ) -> Entry:
     campaign, root, player = ctx.campaign, ctx.campaign.root, sub.player
     entry.turn, entry.player, entry.found = ctx.pending, player, found.where
@@ -312,7 +314,7 @@ def _write_ack(ctx: _Context, entry: Entry, sub: Submission, reply_to: str, repl
     lines += _deadline_line(ctx)
     registered = (campaign.email(player, ctx.pending) or "").strip()
     _, registered_address = email.utils.parseaddr(registered)
-    reply_to = reply_to if mailin.usable_address(reply_to) else ""
+    reply_to = reply_to if inbox.usable_address(reply_to) else ""
     to = [(name, reply_to)] if reply_to else []
     cc = []
     if registered and registered_address.lower() != reply_to:
@@ -351,9 +353,9 @@ def _write_refusal(ctx: _Context, entry: Entry, message: Any, reply_to: str) -> 
 
 def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, str]], cc: list[tuple[str, str]], what: str) -> list[str]:
     campaign = ctx.campaign
-    parent, references = mailin.thread_ids(ctx.message) if ctx.message is not None else ("", [])
+    parent, references = inbox.thread_ids(ctx.message) if ctx.message is not None else ("", [])
     try:
-        message = mailout.make_message(
+        message = compose.make_message(
             campaign,
             kind="ack",
             turn=ctx.pending,
@@ -364,9 +366,9 @@ def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, s
             in_reply_to=parent,
             references=references,
         )
-    except mailout.MailError:
+    except compose.MailError:
         return []  # an address we cannot write to: the entry still records the message
-    mailout.write_outbox(campaign.root, {f"{turn_name(ctx.pending)}/ack-{entry.seq:05d}.eml": mailout.to_bytes(message)})
+    compose.write_outbox(campaign.root, {f"{turn_name(ctx.pending)}/ack-{entry.seq:05d}.eml": compose.to_bytes(message)})
     return [address for _, address in to + cc]
 
 
@@ -390,16 +392,16 @@ def ingest(root: Path, sources: list[Path]) -> IngestResult:
         handled: list[Entry] = []
         skipped = 0
         notes = [] if campaign.gm_email else ["campaign.yaml has no gm_email: no acknowledgements were written"]
-        for incoming in mailin.read_sources(sources, notes):
+        for incoming in inbox.read_sources(sources, notes):
             try:
-                parsed_id = mailin.message_id(mailin.parse(incoming.raw[: mailin.HEADER_BYTES] if len(incoming.raw) > mailin.MAX_MESSAGE_BYTES else incoming.raw))
+                parsed_id = inbox.message_id(inbox.parse(incoming.raw[: inbox.HEADER_BYTES] if len(incoming.raw) > inbox.MAX_MESSAGE_BYTES else incoming.raw))
             except Exception:  # noqa: BLE001
                 parsed_id = ""
             key = message_key(incoming.raw, parsed_id)
             if key in known:
                 skipped += 1
                 continue
-            mailout.ensure_mail_dir(campaign.root)
+            compose.ensure_mail_dir(campaign.root)
             entry = handle(ctx, incoming, len(entries) + 1)
             entries.append(entry)
             known.add(key)

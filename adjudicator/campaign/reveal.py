@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .atomic import locked, write_file
-from .campaign import Campaign, CampaignError, dump_yaml
-from .rng import commitment
+from ..common.atomic import locked, write_file
+from ..common.rng import commitment
+from .folder import Campaign, CampaignError, dump_yaml
 
 
 def reveal(root: Path) -> tuple[str, str]:

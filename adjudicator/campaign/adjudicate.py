@@ -9,10 +9,10 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import atomic, parallel, yamlsafe
-from .campaign import Campaign, CampaignError
-from .games.base import State
-from .render import Renderer
+from ..common import atomic, parallel, yamlsafe
+from ..games.base import State
+from ..publish.render import Renderer
+from .folder import Campaign, CampaignError
 from .turn import TurnOutput, turn
 
 

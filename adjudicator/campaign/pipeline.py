@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..common.rng import Rng
+from ..games.base import Event, Game, Order, Reading, State
 from . import schemas
-from .games.base import Event, Game, Order, Reading, State
-from .rng import Rng
 
 
 @dataclass(frozen=True)

@@ -28,14 +28,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.rng import commitment
+from ..publish.render import Renderer
 from .adjudicate import from_template, read_orders_folder, template_problem
-from .campaign import Campaign, CampaignError, read_yaml, turn_name
-from .render import Renderer
-from .rng import commitment
+from .folder import Campaign, CampaignError, read_yaml, turn_name
 from .turn import DEADLINE_FILE, TurnOutput, opening, turn
 
 REVEAL_FILE = "reveal.yaml"
-"""Written by `pbem reveal` (adjudicator/reveal.py) into the campaign folder once the game is over."""
+"""Written by `pbem reveal` (adjudicator/campaign/reveal.py) into the campaign folder once the game is over."""
 
 _TURN_FOLDER = re.compile(r"turn-([0-9]+)\Z")
 

@@ -1,43 +1,37 @@
-"""Outgoing mail: RFC 5322 messages into the campaign's outbox, and their delivery over SMTP.
+"""Outgoing mail, built: RFC 5322 messages written into the campaign's outbox.
 
     CAMPAIGN/mail/outbox/turn-NNN/report-<player>.eml   a player's report of turn NNN
     CAMPAIGN/mail/outbox/turn-NNN/report-public.eml     the public report of turn NNN
     CAMPAIGN/mail/outbox/turn-NNN/ack-<seq>.eml         an acknowledgement written by pbem ingest
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>.eml   a reminder for the orders of turn NNN
-    CAMPAIGN/mail/sent.json                             the Message-IDs delivered (or refused) so far
 
 Every message is plain text in UTF-8, From the GM address of campaign.yaml. Its
 Message-ID is derived from the campaign, the turn, the kind, the recipients and
-a hash of the content, and it carries no Date until it is sent: building the
-outbox twice gives the same bytes, and a message whose content is unchanged is
-never delivered twice. The sent log is rewritten atomically after each message,
-so a run broken half way resumes where it stopped.
+a hash of the content, and it carries no Date until it is sent (mail/deliver.py):
+building the outbox twice gives the same bytes, and a message whose content is
+unchanged is never delivered twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import email.policy
-import email.utils
 import hashlib
 import json
 import os
 import re
-import smtplib
-import ssl
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Self
 
-from . import atomic, mailin, schedule
-from .campaign import Campaign, dump_json, turn_name
-from .turn import pending_state
+from ..campaign import schedule
+from ..campaign.folder import Campaign, turn_name
+from ..campaign.turn import pending_state
+from ..common import atomic
 
 POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
-PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 
 
 class MailError(ValueError):
@@ -182,13 +176,13 @@ def recipients(message: EmailMessage) -> list[str]:
     for field in ("To", "Cc"):
         for address in message.get_all(field, []):
             for a in getattr(address, "addresses", ()):
-                spec = _text(a.addr_spec)
+                spec = text_header(a.addr_spec)
                 if spec not in found:
                     found.append(spec)
     return found
 
 
-def _text(value: str) -> str:
+def text_header(value: str) -> str:
     """Header text as read from raw 8-bit bytes (surrogate escapes) back into proper text."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
@@ -314,203 +308,3 @@ def write_outbox(root: Path, files: dict[str, bytes]) -> list[str]:
         atomic.write_file(path, data)
         written.append(name)
     return written
-
-
-# -- delivery ------------------------------------------------------------------------------
-
-
-@dataclass
-class Smtp:
-    host: str
-    port: int
-    starttls: bool = False
-    user: str | None = None
-    password: str | None = None
-
-
-def smtp_password(password_file: str | None, environ: dict[str, str] | None = None) -> str | None:
-    """The SMTP password from a file (its first line) or from $PBEM_SMTP_PASSWORD; never from the command line."""
-    environ = os.environ if environ is None else environ
-    if password_file:
-        with open(password_file, encoding="utf-8") as handle:
-            return handle.readline().rstrip("\r\n")
-    return environ.get(PASSWORD_ENV)
-
-
-def parse_hostport(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise MailError(f"--smtp takes HOST:PORT, e.g. mail.example.org:587, not '{text}'")
-    return host.strip("[]"), int(port)
-
-
-def sent_log(root: Path) -> list[dict[str, str]]:
-    """What became of each message given to the SMTP server: `{message_id, file}` once the server
-    accepted it; `"in_doubt": true` while its data was being handed over (a run killed then may or may
-    not have delivered it); `"refused": "550 5.1.1 no such user"` when the server refused every
-    recipient for good (5xx): never delivered, and not tried again in that form (a message rebuilt
-    for a corrected address has a new Message-ID and is sent); `"not_delivered_to"` when it refused
-    some recipients of a message the others got."""
-    path = mail_dir(root) / "sent.json"
-    return json.loads(path.read_text(encoding="utf-8"))["sent"] if path.is_file() else []
-
-
-def _write_log(root: Path, log: list[dict[str, Any]]) -> None:
-    atomic.write_file(mail_dir(root) / "sent.json", dump_json({"sent": log}))
-
-
-def in_doubt(root: Path) -> list[dict[str, str]]:
-    """Messages whose delivery a crash interrupted: perhaps delivered, perhaps not; never resent by themselves."""
-    return [entry for entry in sent_log(root) if entry.get("in_doubt")]
-
-
-def refused(root: Path) -> list[dict[str, str]]:
-    """Refused messages still in the outbox as they were refused (not yet rebuilt with another address)."""
-    current = {name: mailin.message_id(message) for name, message in _outbox_messages(root)}
-    return [entry for entry in sent_log(root) if entry.get("refused") and current.get(entry["file"]) == entry["message_id"]]
-
-
-def resend_in_doubt(root: Path) -> list[str]:
-    """The GM has checked that the messages in doubt did not arrive: send them again on the next --send."""
-    log = sent_log(root)
-    doubtful = [entry["file"] for entry in log if entry.get("in_doubt")]
-    if doubtful:
-        _write_log(root, [entry for entry in log if not entry.get("in_doubt")])
-    return doubtful
-
-
-def _outbox_messages(root: Path) -> list[tuple[str, EmailMessage]]:
-    box = outbox_dir(root)
-    if not box.is_dir():
-        return []
-    return [(path.relative_to(box).as_posix(), mailin.parse(path.read_bytes())) for path in sorted(box.rglob("*.eml"))]
-
-
-def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
-    """Outbox messages whose Message-ID is not in the sent log (sent, in doubt or refused), in name order."""
-    done = {entry["message_id"] for entry in sent_log(root)}
-    return [(name, message) for name, message in _outbox_messages(root) if mailin.message_id(message) not in done]
-
-
-def drop_unsent(root: Path, names: list[str]) -> list[str]:
-    """Remove the named outbox files whose message was never given to the server (`pbem replace`
-    drops what was built for a player who left); return the names removed."""
-    done = {entry["message_id"] for entry in sent_log(root) if not entry.get("refused")}
-    dropped = []
-    for name in names:
-        path = outbox_dir(root) / name
-        if path.is_file() and mailin.message_id(mailin.parse(path.read_bytes())) not in done:
-            path.unlink()
-            dropped.append(name)
-    return dropped
-
-
-def _reply(code: int, text: bytes | str) -> str:
-    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    return " ".join(f"{code} {text}".split())
-
-
-def _refusal(refused_rcpts: dict[str, tuple[int, bytes]]) -> str:
-    if len(refused_rcpts) == 1:
-        return _reply(*next(iter(refused_rcpts.values())))
-    return "; ".join(f"{rcpt}: {_reply(code, text)}" for rcpt, (code, text) in refused_rcpts.items())
-
-
-def send(
-    root: Path,
-    smtp: Smtp,
-    *,
-    clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
-    progress: Callable[[str, EmailMessage], None] = lambda name, message: None,
-    on_refused: Callable[[str, EmailMessage, str], None] = lambda name, message, reason: None,
-) -> list[str]:
-    """Deliver every unsent outbox message over one SMTP connection; record each one as soon as it is accepted.
-
-    A message whose recipients the server all refuses for good (5xx) is recorded as refused,
-    reported through `on_refused`, and the others still go out. Anything else that goes wrong
-    (a 4xx, a refused sender, a lost connection) stops the run: what was delivered is recorded
-    and the next run resumes. Only a failure once the data is being handed over leaves the
-    message in doubt; one that fails before (here, or in the server's words) is simply not sent.
-    """
-    queue = pending_messages(root)
-    if not queue:
-        return []
-    log = sent_log(root)
-    delivered: list[str] = []
-    context = ssl.create_default_context()
-    with smtplib.SMTP(smtp.host, smtp.port, timeout=60) as server:
-        if smtp.starttls:
-            server.starttls(context=context)
-        if smtp.user:
-            if smtp.password is None:
-                raise MailError(f"no SMTP password for {smtp.user}: set ${PASSWORD_ENV} or give --password-file")
-            server.login(smtp.user, smtp.password)
-        for name, message in queue:
-            del message["Date"]
-            message["Date"] = email.utils.format_datetime(clock())  # the send step dates the message, not the file
-            sender = _text(message["From"].addresses[0].addr_spec)
-            to = recipients(message)
-            try:
-                data = message.as_bytes(policy=POLICY.clone(linesep="\r\n"))
-                for address in (sender, *to):
-                    address.encode("ascii")
-            except UnicodeError as exc:  # built by an older version, or by hand: nothing reached the server
-                reason = f"it cannot be sent without SMTPUTF8 ({exc}); rebuild it with pbem mail"
-                log.append({"message_id": mailin.message_id(message), "file": name, "refused": reason})
-                _write_log(root, log)
-                on_refused(name, message, reason)
-                continue
-            server.ehlo_or_helo_if_needed()
-            code, text = server.mail(sender)
-            if code != 250:
-                server.rset()
-                raise smtplib.SMTPSenderRefused(code, text, sender)
-            refused_rcpts: dict[str, tuple[int, bytes]] = {}
-            for rcpt in to:
-                code, text = server.rcpt(rcpt)
-                if code not in (250, 251):
-                    refused_rcpts[rcpt] = (code, text)
-            if any(code < 500 for code, _ in refused_rcpts.values()):  # try again later: stop here
-                server.rset()
-                raise smtplib.SMTPRecipientsRefused(refused_rcpts)
-            if len(refused_rcpts) == len(to):  # refused for good: never delivered, the others go on
-                server.rset()
-                reason = _refusal(refused_rcpts)
-                log.append({"message_id": mailin.message_id(message), "file": name, "refused": reason})
-                _write_log(root, log)
-                on_refused(name, message, reason)
-                continue
-            # Written ahead: a crash between the server's acceptance and the log's update must not
-            # send the message again on the next run. Only an answer in the server's words is sure
-            # to have delivered nothing; then the mark is taken back.
-            log.append({"message_id": mailin.message_id(message), "file": name, "in_doubt": True})
-            _write_log(root, log)
-            try:
-                code, text = server.data(data)
-            except smtplib.SMTPResponseException:  # DATA itself refused: no data went out
-                log.pop()
-                _write_log(root, log)
-                raise
-            if code != 250:
-                log.pop()
-                _write_log(root, log)
-                server.rset()
-                raise smtplib.SMTPDataError(code, text)
-            del log[-1]["in_doubt"]
-            if refused_rcpts:
-                log[-1]["not_delivered_to"] = _refusal(refused_rcpts)  # delivered to the others
-            _write_log(root, log)
-            delivered.append(name)
-            progress(name, message)
-            if refused_rcpts:
-                on_refused(name, message, _refusal(refused_rcpts))
-    return delivered
-
-
-def outbox_summary(root: Path) -> dict[str, Any]:
-    return {
-        "pending": [name for name, _ in pending_messages(root)],
-        "sent": len(sent_log(root)),
-        "in_doubt": [e["file"] for e in in_doubt(root)],
-        "refused": [e["file"] for e in refused(root)],
-    }

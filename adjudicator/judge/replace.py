@@ -25,10 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import atomic, auth
-from .adjudicate import prepare
-from .campaign import Campaign, CampaignError, display_name, dump_yaml, read_yaml, turn_name
-from .turn import SEATS_FILE, read_seat_changes
+from ..campaign import auth
+from ..campaign.adjudicate import prepare
+from ..campaign.folder import (
+    Campaign,
+    CampaignError,
+    display_name,
+    dump_yaml,
+    read_yaml,
+    turn_name,
+)
+from ..campaign.turn import SEATS_FILE, read_seat_changes
+from ..common import atomic
+from ..mail import deliver
+from ..mail.ingest import load_index, save_index
 
 
 @dataclass
@@ -100,9 +110,7 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
 
 def _drop_unsent_mail(campaign: Campaign, seat: str, pending: int) -> list[str]:
     """The outgoing player's reminder for the pending turn and last report, if built and not yet sent."""
-    from . import mailout
-
-    return mailout.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml"])
+    return deliver.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml"])
 
 
 def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[str]:
@@ -123,9 +131,7 @@ def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[st
 
 
 def _mark_ingested_orders(campaign: Campaign, seat: str, pending: int, name: str) -> None:
-    """Mail filed for the outgoing player this turn no longer counts (see adjudicator/ingest.py)."""
-    from .ingest import load_index, save_index
-
+    """Mail filed for the outgoing player this turn no longer counts (see adjudicator/mail/ingest.py)."""
     entries = load_index(campaign.root)
     changed = False
     for entry in entries:

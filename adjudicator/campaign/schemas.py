@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-from .resources import resource_dir
+from ..common.resources import resource_dir
 
 
 @dataclass(frozen=True)

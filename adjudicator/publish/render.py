@@ -16,8 +16,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from . import yamlsafe
-from .resources import resource_dir
+from ..common import yamlsafe
+from ..common.resources import resource_dir
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import parallel, schedule, yamlsafe
-from .bbcode import to_bbcode
-from .campaign import Campaign, damaged, dump_json
-from .games.base import Event, Game, Seat, State, visible
+from ..common import parallel, yamlsafe
+from ..common.rng import Rng, commitment
+from ..games.base import Event, Game, Seat, State, visible
+from ..publish.bbcode import to_bbcode
+from ..publish.render import Renderer
+from . import schedule
+from .folder import Campaign, damaged, dump_json
 from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
-from .render import Renderer
-from .rng import Rng, commitment
 
 
 @dataclass

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import games
+from .. import games
+from ..common.atomic import write_file
+from ..common.rng import Rng
 from .adjudicate import adjudicate
-from .atomic import write_file
-from .audit import audit
-from .campaign import Campaign, CampaignError, dump_yaml, read_yaml
-from .new import create
+from .create import create
+from .folder import Campaign, CampaignError, dump_yaml, read_yaml
 from .reveal import reveal
-from .rng import Rng
 
 DEMO_NAMES = ["alice", "bruno", "chiara", "dmitri", "esther", "farid", "greta", "hiro"]
 
@@ -61,38 +59,3 @@ def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bo
         adjudicate(root)
     reveal(root)
     return campaign
-
-
-def run_demo(
-    game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any
-) -> int:
-    from rich.markup import escape
-    from rich.table import Table
-
-    from .cli import show_json
-
-    root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
-    with console.status(escape(f"Playing a {game_id} campaign in {root} ...")):
-        campaign = play(root, game_id, seed, players, passwords)
-        result = audit(root)
-    data = show_json(root, None)
-    names = campaign.state()["names"]
-    table = Table(title=f"{campaign.game.title}: final standings after turn {data['turn']}")
-    fields = sorted({k for row in data["players"].values() for k in row})
-    table.add_column("player")
-    for name in fields:
-        table.add_column(name)
-    for player, row in data["players"].items():
-        marker = " (winner)" if player in data["winners"] else ""
-        table.add_row(escape(names.get(player, player)) + marker, *(escape(_cell(row[k])) for k in fields))
-    console.print(table)
-    console.print(f"Campaign folder: {root}", markup=False)
-    console.print(f"Public report of the last turn: {campaign.turn_dir(data['turn']) / 'reports'}", markup=False)
-    console.print("Seed revealed; audit: " + ("clean, every turn replays byte for byte" if result.divergence is None else result.divergence), markup=False)
-    return 0 if result.divergence is None else 1
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "-"
-    return str(value)

@@ -20,8 +20,9 @@ from typing import Any
 
 import yaml
 
-from . import auth, games
-from .games.base import Game, State
+from .. import games
+from ..games.base import Game, State
+from . import auth
 
 PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}\Z")
 

@@ -7,12 +7,20 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from . import auth, games
-from .atomic import write_tree
-from .campaign import PLAYER_ID, Campaign, CampaignError, display_name, dump_yaml, turn_name
-from .games.base import Game, Option
-from .render import Renderer
-from .rng import commitment, new_seed
+from .. import games
+from ..common.atomic import write_tree
+from ..common.rng import commitment, new_seed
+from ..games.base import Game, Option
+from ..publish.render import Renderer
+from . import auth
+from .folder import (
+    PLAYER_ID,
+    Campaign,
+    CampaignError,
+    display_name,
+    dump_yaml,
+    turn_name,
+)
 from .turn import new_setup, opening
 
 

@@ -1,0 +1,71 @@
+"""`pbem adjudicate`: adjudicate the pending turn of each campaign named."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from .console import console, err, os_problem
+
+HELP = "adjudicate the pending turn of each campaign named"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")
+
+
+def _jobs(text: str) -> int:
+    """`--jobs N`: a count of processes, 0 for one per CPU core."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of processes") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError("the number of processes cannot be negative")
+    if count == 0:
+        count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return count
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.adjudicate import Outcome, adjudicate_many
+
+    out = console()
+    failed = 0
+    for folder, result in adjudicate_many([Path(d) for d in args.dirs], nmr=args.nmr, jobs=args.jobs):
+        if isinstance(result, Outcome):
+            _report_outcome(out, result)
+            continue
+        failed += 1
+        err(os_problem(result, str(folder)) if isinstance(result, OSError) else str(result))
+    return 1 if failed else 0
+
+
+def _report_outcome(out: Any, outcome: Any) -> None:
+    """One line per player, problems in full: GM output is often a cron log, read with grep.
+    A campaign's lines go to rich as one text: rich's cost is per call, not per line."""
+    from rich.markup import escape
+
+    campaign, output = outcome.campaign, outcome.output
+    lines = [f"[bold]{escape(campaign.config['name'])}[/]: turn {output.turn} adjudicated ({escape(str(campaign.root / f'turn-{output.turn:03d}'))})"]
+    for player, sub in output.submissions.items():
+        if sub.status == "missing":
+            lines.append(f"  {player}: [red]no orders: NMR[/]")
+        elif sub.status == "rejected":
+            lines.append(f"  {player}: [red]file rejected: NMR[/]")
+            lines.extend(f"      {escape(sub.source)}::{escape(p.where)}: {escape(p.what)}" for p in sub.problems)
+        else:
+            void = sub.void
+            placed = len(sub.orders)
+            lines.append(f"  {player}: {placed} order{'' if placed == 1 else 's'} placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
+            lines.extend(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}" for r in void)
+    lines.extend(f"  [yellow]ignored in orders/:[/] {escape(name)}" for name in output.stray)
+    if campaign.game.is_over(output.state):
+        names = output.state.get("names", {})
+        lines.append(f"The game is over. Winners: {escape(', '.join(names.get(p, p) for p in campaign.game.winners(output.state)))}")
+    out.print("\n".join(lines))

@@ -1,0 +1,23 @@
+"""`pbem audit`: replay every turn and compare byte for byte."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "replay every turn and compare byte for byte"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.audit import audit
+
+    result = audit(Path(args.dir))
+    if result.divergence:
+        print(f"AUDIT FAILED at turn {result.turns}: {result.divergence}")
+        return 1
+    print(f"Audit clean: the opening and {result.turns} turns replay byte for byte.")
+    return 0

@@ -1,0 +1,39 @@
+"""`pbem ingest`: file orders from a Maildir, mboxes, saved messages or folders of them into the pending turn."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .console import console
+
+HELP = "file orders from a Maildir, mboxes, saved messages or folders of them into the pending turn"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help="a Maildir folder, an mbox file, .eml files or a folder of them")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from ..mail.ingest import ingest
+
+    result = ingest(Path(args.dir), [Path(s) for s in args.sources])
+    out = console()
+    for entry in result.entries:
+        who = f"{entry.player}" if entry.player else "no player"
+        sender = escape(entry.sender or "unknown sender")
+        if entry.status == "filed":
+            out.print(f"  [green]filed[/]      {who} for turn {entry.turn}, from {sender} ({escape(entry.found)})")
+        elif entry.status == "superseded":
+            out.print(f"  [yellow]superseded[/] {who} for turn {entry.turn}, from {sender}: {escape(entry.reason)}")
+        else:
+            out.print(f"  [red]rejected[/]   {sender} ({who}): {escape(entry.reason)}  -> {escape(entry.stored)}")
+    for note in result.notes:
+        out.print(f"  [yellow]note:[/] {escape(note)}")
+    filed = sum(e.status == "filed" for e in result.entries)
+    rejected = sum(e.status == "rejected" for e in result.entries)
+    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected), {result.skipped} already ingested.")
+    return 0

@@ -1,0 +1,129 @@
+"""`pbem mail`: build report messages (or reminders) into the outbox, and send them."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from .console import Failure, console
+
+HELP = "build report messages (or reminders) into the outbox, and send them"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
+    p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
+    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
+    p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
+    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport)
+    p.add_argument("--starttls", action="store_true")
+    p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
+    p.add_argument("--password-file", help="a file whose first line is the SMTP password")
+    p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
+
+
+def _hostport(text: str) -> tuple[str, int]:
+    """`--smtp HOST:PORT`, checked as the command line is read: a malformed one is a usage error."""
+    from ..mail.compose import MailError
+    from ..mail.deliver import parse_hostport
+
+    try:
+        return parse_hostport(text)
+    except MailError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import smtplib
+
+    from rich.markup import escape
+
+    from ..campaign.folder import Campaign
+    from ..campaign.schedule import ScheduleError
+    from ..common import atomic
+    from ..mail import compose, deliver
+
+    smtp = None
+    if args.send:
+        host, port = args.smtp
+        password = deliver.smtp_password(args.password_file) if args.user else None
+        smtp = deliver.Smtp(host, port, args.starttls, args.user, password)
+    root = Path(args.dir)
+    Campaign.open(root)
+    out = console()
+    with atomic.locked(root):
+        campaign = Campaign.open(root)
+        try:
+            if args.remind:
+                files, notes = compose.reminder_messages(campaign, _missing(campaign), dt.datetime.now(dt.UTC))
+            else:
+                turn = campaign.last_turn if args.turn is None else args.turn
+                files, notes = compose.report_messages(campaign, turn)
+        except compose.MailError as exc:
+            raise Failure(str(exc)) from None
+        except ScheduleError as exc:
+            raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
+        written = compose.write_outbox(root, files)
+        if args.resend_in_doubt:
+            for name in deliver.resend_in_doubt(root):
+                out.print(f"  [yellow]in doubt, will be sent again:[/] {escape(name)}")
+        for entry in deliver.in_doubt(root):
+            out.print(
+                f"  [red]in doubt:[/] {escape(entry['file'])} was being delivered when an earlier run was interrupted; it may have "
+                "arrived. It is not sent again: if its recipient did not get it, run pbem mail with --send --resend-in-doubt."
+            )
+        fix = "fix the address in campaign.yaml (or give the seat a new player: pbem replace DIR SEAT --name N --email E) and run pbem mail again to rebuild it"
+        for entry in deliver.refused(root):
+            out.print(f"  [red]refused earlier:[/] {escape(entry['file'])} ({escape(entry['refused'])}) was not delivered; {escape(fix)}.")
+        for note in notes:
+            out.print(f"  [yellow]note:[/] {escape(note)}")
+        out.print(f"Outbox {compose.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.", markup=False)
+        if smtp is None:
+            pending = deliver.outbox_summary(root)["pending"]
+            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
+            return 0
+        refusals: list[str] = []
+
+        def refused(name: str, message: Any, reason: str) -> None:
+            refusals.append(name)
+            out.print(f"  [red]refused:[/] {escape(name)} to {escape(', '.join(compose.recipients(message)))}: {escape(reason)}; {escape(fix)}.")
+
+        try:
+            delivered = deliver.send(
+                root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused
+            )
+        except compose.MailError as exc:
+            raise Failure(str(exc)) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            raise Failure(f"mail delivery stopped: {exc}; what was delivered is recorded, run the command again to resume") from None
+        doubtful = deliver.in_doubt(root)
+        if refusals:
+            out.print(f"{len(delivered)} messages delivered; {len(refusals)} refused by the server (above), not delivered.")
+            return 1
+        not_sent = [f"{n} {what}" for n, what in ((len(doubtful), "in doubt"), (len(deliver.refused(root)), "refused")) if n]
+        if not_sent:
+            out.print(f"{len(delivered)} messages delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
+        else:
+            out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
+    return 0
+
+
+def _missing(campaign: Any) -> list[str]:
+    """Due players without a valid order file for the pending turn."""
+    from ..campaign.adjudicate import read_orders_folder
+    from ..campaign.turn import load_submission, pending_state
+
+    last = campaign.last_turn
+    state = pending_state(campaign)
+    if campaign.game.is_over(state):
+        raise Failure(f"{campaign.root}: the game is over; nobody is due")
+    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
+    missing = []
+    for player in campaign.game.due(state):
+        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
+        if name is None or load_submission(campaign, state, last + 1, player, received[name], f"orders/{name}").nmr:
+            missing.append(player)
+    return missing

@@ -1,0 +1,56 @@
+"""`pbem new`: create a campaign and its opening reports."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .console import Failure, console, literal
+
+HELP = "create a campaign and its opening reports"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("--game", required=True)
+    p.add_argument("--players", required=True, help="comma-separated ids, each optionally id=email")
+    p.add_argument("--names", help="display names, e.g. tony=Tony Stark,sue=Sue (default: the ids)")
+    p.add_argument("--gm-email")
+    p.add_argument("--seed", help="fix the seed (tests, demos, announced tournaments only)")
+    p.add_argument("--no-passwords", action="store_true", help="for forum games")
+    p.add_argument("--option", action="append", default=[], metavar="K=V")
+    p.add_argument("--name", help="campaign name for reports and mail (default: the folder's name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.create import create, parse_players
+
+    players = parse_players(args.players)
+    for pair in args.names.split(",") if args.names else []:
+        player_id, _, name = pair.partition("=")
+        entry = next((p for p in players if p["id"] == player_id.strip()), None)
+        if entry is None or not name.strip():
+            raise Failure(f"--names takes id=Display Name pairs for listed players, not '{pair}'")
+        entry["name"] = name.strip()
+    campaign = create(
+        Path(args.dir),
+        args.game,
+        players,
+        options=args.option,
+        seed=args.seed,
+        passwords=not args.no_passwords,
+        gm_email=args.gm_email,
+        name=args.name,
+    )
+    out = console()
+    out.print(f"Created {campaign.game.title} campaign [bold]{literal(campaign.config['name'])}[/] in {literal(campaign.root)}")
+    out.print(f"Seed commitment (publish it): {campaign.config['seed_commitment']}")
+    if args.seed is not None:
+        out.print(
+            "[yellow]Warning:[/] you chose the seed. A seed that players can guess lets them check the "
+            "commitment and foresee every draw; use it only for tests, demos or a tournament that announces it."
+        )
+    if campaign.uses_passwords:
+        out.print(f"Passwords for the players are in {campaign.root / 'gm' / 'passwords.yaml'}: send each player their own.", markup=False)
+    out.print(f"Opening reports: {campaign.turn_dir(0) / 'reports'}; orders for turn 1 go to {campaign.turn_dir(1) / 'orders'}/", markup=False)
+    return 0

@@ -1,0 +1,38 @@
+"""`pbem report`: print a rendered report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .console import Failure
+
+HELP = "print a rendered report"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("--turn", type=int)
+    p.add_argument("--player")
+
+
+_READABLE = {".txt": 0, ".md": 1, ".html": 2}
+"""The forms `pbem report` prefers, in order: the plain-text and Markdown reports before
+the BBCode copy, which holds the same text for forums."""
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.folder import Campaign
+
+    campaign = Campaign.open(Path(args.dir))
+    turn = campaign.last_turn if args.turn is None else args.turn
+    if not campaign.is_adjudicated(turn):
+        raise Failure(f"turn {turn} of {campaign.root} has not been adjudicated")
+    reports = campaign.turn_dir(turn) / "reports"
+    stem = args.player or "public"
+    found = sorted((p for p in reports.iterdir() if p.stem == stem), key=lambda p: (_READABLE.get(p.suffix, len(_READABLE)), p.name))
+    if not found:
+        raise Failure(f"no report '{stem}' for turn {turn} in {reports}")
+    sys.stdout.write(found[0].read_text(encoding="utf-8"))
+    return 0
