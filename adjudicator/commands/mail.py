@@ -36,14 +36,13 @@ def _hostport(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import datetime as dt
     import smtplib
 
     from rich.markup import escape
 
     from ..campaign.folder import Campaign
     from ..campaign.schedule import ScheduleError
-    from ..common import atomic
+    from ..common import atomic, clock
     from ..mail import compose, deliver
 
     smtp = None
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         campaign = Campaign.open(root)
         try:
             if args.remind:
-                files, notes = compose.reminder_messages(campaign, _missing(campaign), dt.datetime.now(dt.UTC))
+                files, notes = compose.reminder_messages(campaign, _missing(campaign), clock.now())
             else:
                 turn = campaign.last_turn if args.turn is None else args.turn
                 files, notes = compose.report_messages(campaign, turn)
@@ -93,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             delivered = deliver.send(
-                root, smtp, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused
+                root, smtp, clock=clock.now, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused
             )
         except compose.MailError as exc:
             raise Failure(str(exc)) from None

@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
     """The one line of `status` that reads the clock: it writes nothing."""
-    import datetime as dt
 
     from ..campaign.schedule import ScheduleError, deadline, time_left
+    from ..common import clock
 
     try:
         due = deadline(campaign.schedule, pending)
@@ -66,6 +66,6 @@ def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
     if due is None:
         out.print("Deadline: none in the schedule (campaign.yaml schedule:)")
         return
-    left = time_left(due, dt.datetime.now(dt.UTC))
+    left = time_left(due, clock.now())
     colour = "red" if left.startswith("passed") else "green"
     out.print(f"Deadline for turn {pending}: {literal(due.text)} ([{colour}]{left}[/])")

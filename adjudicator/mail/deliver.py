@@ -130,7 +130,7 @@ def send(
     root: Path,
     smtp: Smtp,
     *,
-    clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+    clock: Callable[[], dt.datetime],
     progress: Callable[[str, EmailMessage], None] = lambda name, message: None,
     on_refused: Callable[[str, EmailMessage, str], None] = lambda name, message, reason: None,
 ) -> list[str]:
