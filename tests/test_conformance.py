@@ -130,3 +130,28 @@ def test_a_demo_that_never_ends_fails_instead_of_filling_the_disk(tmp_path: Path
     monkeypatch.setattr(demo, "DEMO_TURN_LIMIT", 2)  # Secrets takes 5 turns: as if its end never came
     with pytest.raises(CampaignError, match="has not ended after 2 turns"):
         demo.play(tmp_path / "endless", "secrets", seed="endless", players=None, passwords=False)
+
+
+DICT_METHOD_IDS = ["items", "keys", "values", "get", "pop", "copy", "update", "setdefault"]
+"""Valid player ids that are also the names of a dict's methods: a template reading a view keyed by
+player ids (`v.revealed[p]`, `v.ranks.items`) must find that player's data, never the method."""
+
+
+def _seatings(game_id: str) -> list[list[str]]:
+    """Enough campaigns of the game that every such id holds a seat in one of them."""
+    seats = min(GAMES[game_id].max_players, len(DICT_METHOD_IDS))
+    starts = range(0, len(DICT_METHOD_IDS), seats)
+    return [(DICT_METHOD_IDS * 2)[start:start + seats] for start in starts]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_plays_to_the_end_with_player_ids_named_like_dict_methods(game_id: str, tmp_path: Path) -> None:
+    for number, ids in enumerate(_seatings(game_id)):
+        root = tmp_path / f"campaign-{number}"
+        campaign = play(root, game_id, seed=f"methods-{number}", players=len(ids), passwords=False, ids=ids)
+        assert campaign.game.is_over(campaign.state()) and audit(root).divergence is None
+        for turn in _turns(campaign):
+            results = json.loads((campaign.turn_dir(turn) / "results.json").read_text())
+            assert all(s["status"] == "accepted" for s in results["submissions"].values()), (ids, turn)
+        opening = (root / "turn-000" / "reports" / "public.md").read_text()
+        assert all(player.capitalize() in opening for player in ids), opening

@@ -39,13 +39,16 @@ DEMO_TURN_LIMIT = 500
 """Far more turns than the demo of any registered game takes: a game whose end never comes fails."""
 
 
-def play(root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True) -> Campaign:
+def play(
+    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: list[str] = DEMO_NAMES
+) -> Campaign:
+    """Play a whole campaign; `ids` are the seats' ids (the first `players` of them)."""
     game = games.get(game_id)
     count = players or min(max(game.min_players, 4), game.max_players)
     campaign = create(
         root,
         game_id,
-        [{"id": name, "name": name.capitalize()} for name in DEMO_NAMES[:count]],
+        [{"id": name, "name": name.capitalize()} for name in ids[:count]],
         seed=seed,
         name=f"demo-{game_id}",
         passwords=passwords,

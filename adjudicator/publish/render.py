@@ -52,25 +52,38 @@ def _output_name(template: str, stem: str) -> str:
 
 
 def _item_first(base: type) -> type:
-    """`base` with `data.key` on a plain dict looked up as an item first.
+    """`base` where a plain dict's keys come before its methods, as `data.key` and as `data[key]`.
 
-    Jinja tries the attribute first and falls back to the item, so every
-    `event.code` in a template raised and caught an AttributeError. A dict has
-    no attributes beyond its class's, so for any other name the item is what
-    Jinja would have returned anyway: same result, and in the sandbox no
-    attribute of a Python object is reached. Names of dict attributes (a player
-    called `items`) still go the usual way and get the method, as before.
+    Jinja tries the attribute first and falls back to the item for `data.key`, and
+    for `data[key]` falls back to the attribute when the key is missing. The
+    views are dicts keyed by player ids, and a player may be called `items`,
+    `get` or `update`: `v.revealed[p]` for an unrevealed `get` would find the
+    method, and `v.ranks.items` the method instead of that player's rank. So
+    a key present is always the data; a missing key is undefined, never a
+    method; only a name that is not a key reaches a dict's methods. Templates
+    loop over player-keyed dicts with the `items` filter, never `.items()`.
+    Looking the item up first is also the fast path: an attribute miss raised
+    and caught an AttributeError for every `event.code`.
     """
 
     def getattr(self: Any, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+        if type(obj) is dict:
             try:
                 return obj[attribute]
             except KeyError:
-                return self.undefined(obj=obj, name=attribute)
+                if attribute not in _DICT_ATTRIBUTES:
+                    return self.undefined(obj=obj, name=attribute)
         return base.getattr(self, obj, attribute)
 
-    return type(f"ItemFirst{base.__name__}", (base,), {"getattr": getattr})
+    def getitem(self: Any, obj: Any, argument: Any) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[argument]
+            except (KeyError, TypeError):
+                return self.undefined(obj=obj, name=argument)
+        return base.getitem(self, obj, argument)
+
+    return type(f"ItemFirst{base.__name__}", (base,), {"getattr": getattr, "getitem": getitem})
 
 
 class Renderer:
@@ -112,6 +125,7 @@ class Renderer:
         env.filters["names"] = lambda ids, names: ", ".join(names[i] for i in ids)
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word
+        env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
         return env
 
     @cached_property
