@@ -45,24 +45,26 @@ def test_player_text_is_printed_never_evaluated(tmp_path: Path) -> None:
         assert password not in path.read_text()
 
 
-def test_dict_fields_read_as_items_and_methods_stay_methods(tmp_path: Path) -> None:
-    """Templates read `event.code` from dicts as items first (fast), with Jinja's usual results:
-    a key named like a dict method (a player called `items`) still leaves the method reachable,
+def test_dict_keys_come_before_dict_methods(tmp_path: Path) -> None:
+    """Templates read dicts by key first, as `d.key` and as `d[key]` (issue 15, item 12): a player
+    called `items` or `pop` is that player's data, never the method; a missing key is undefined
+    even where a method has its name; methods stay reachable only under names that are not keys;
     and in a campaign's sandboxed templates nothing of Python's objects opens up."""
     from jinja2 import UndefinedError
     from jinja2.sandbox import SecurityError
 
     from adjudicator.publish.render import Renderer
 
-    data = {"d": {"code": "stolen", "items": "a player", "pop": 1}}
+    data = {"d": {"code": "stolen", "items": "a player", "pop": 1}, "e": {"x": 1}}
     shipped = Renderer("secrets").env
-    assert shipped.from_string("{{ d.code }} {{ d['items'] }} {{ d.items() | list | length }}").render(data) == "stolen a player 3"
     (tmp_path / "templates").mkdir()
     sandboxed = Renderer("secrets", tmp_path).env
-    assert sandboxed.from_string("{{ d.code }} {{ d.items() | list | length }}").render(data) == "stolen 3"
-    with pytest.raises(UndefinedError):
-        shipped.from_string("{{ d.missing }}").render(data)
-    for env in (shipped, sandboxed):  # `pop` names a dict method: the method, as Jinja always gives, not the item
-        assert env.from_string("{{ d.pop is callable }}").render(data) == "True"
+    for env in (shipped, sandboxed):
+        assert env.from_string("{{ d.code }} {{ d.items }} {{ d['items'] }} {{ d.pop }} {{ d | items | list | length }}").render(data) == "stolen a player a player 1 3"
+        assert env.from_string("{{ d['get'] is defined }} {{ e.get('x') }} {{ e.items() | list | length }}").render(data) == "False 1 1"
+        with pytest.raises(UndefinedError):
+            env.from_string("{{ d.missing }}").render(data)
+        with pytest.raises(UndefinedError):  # `v.revealed[p]` for a player `get` not in it: undefined, not the method
+            env.from_string("{{ d['get'].colour }}").render(data)
     with pytest.raises(SecurityError):  # Python's internals stay closed to a GM's template
         sandboxed.from_string("{{ d.__class__ }}").render(data)
