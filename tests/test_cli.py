@@ -361,10 +361,24 @@ def test_display_names_tell_players_apart(tmp_path: Path, capsys: pytest.Capture
     assert not (tmp_path / "c").exists()
 
 
-def test_a_name_with_line_breaks_becomes_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "option, value, words",
+    [
+        ("--names", "a=Line1\nBcc: x@y.org", "the display name of 'a' holds a line break (U+000A)"),
+        ("--names", "a=Tab\tbed", "the display name of 'a' holds a control character (U+0009)"),
+        ("--names", "a=Para\u2029graph", "holds a line break (U+2029)"),
+        ("--name", "Evil\nBcc: victim@example.org", "the campaign name (--name, or the folder's name) holds a line break (U+000A)"),
+        ("--name", "Evil\r\n", "holds a line break (U+000D)"),
+        ("--name", "Bell\x07", "holds a control character (U+0007)"),
+        ("--name", "\u200f", "holds an invisible formatting character (U+200F)"),
+    ],
+)
+def test_names_with_line_breaks_or_control_characters_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, words: str) -> None:
+    """Issue 15, item 7: a name is one line of plain text; a line break would reach reports and mail headers."""
     root = tmp_path / "c"
-    assert pbem(capsys, "new", root, "--game", "secrets", "--players", "a,b,c", "--names", "a=Line1\nBcc: x@y.org", "--no-passwords")[0] == 0
-    assert Campaign.open(root).player("a")["name"] == "Line1 Bcc: x@y.org"
+    code, _, err = pbem(capsys, "new", root, "--game", "secrets", "--players", "a,b,c", option, value, "--no-passwords")
+    assert code == 1 and words in err, err
+    assert not root.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_markup_in_campaign_text_is_shown_not_obeyed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -134,7 +134,7 @@ def test_each_outgoing_players_orders_are_kept(campaign: Path, capsys: pytest.Ca
 
 def test_a_new_name_must_be_a_name_of_its_own(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert pbem(capsys, "replace", campaign, "sue", "--name", "Suzy")[0] == 0
-    for name, words in (("SUZY", "already the display name of 'sue'"), ("david", "already the id of 'david'"), ("Carl\u202eevil", "control character")):
+    for name, words in (("SUZY", "already the display name of 'sue'"), ("david", "already the id of 'david'"), ("Carl\u202eevil", "invisible formatting character (U+202E)")):
         code, _, err = pbem(capsys, "replace", campaign, "tony", "--name", name)
         assert code == 1 and words in err, err
     assert Campaign.open(campaign).player("tony")["name"] == "Tony"  # nothing changed

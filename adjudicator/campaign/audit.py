@@ -24,7 +24,6 @@ Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turn
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,15 +31,10 @@ from ..common.rng import commitment
 from ..publish.render import Renderer
 from .adjudicate import from_template, read_orders_folder, template_problem
 from .folder import Campaign, CampaignError, read_yaml, turn_name
-from .turn import DEADLINE_FILE, TurnOutput, opening, turn
+from .turn import TurnOutput, opening, turn
 
 REVEAL_FILE = "reveal.yaml"
 """Written by `pbem reveal` (adjudicator/campaign/reveal.py) into the campaign folder once the game is over."""
-
-_TURN_FOLDER = re.compile(r"turn-([0-9]+)\Z")
-
-ADJUDICATION_FILES = ("manifest.json", "state.json", "results.json", DEADLINE_FILE, "reports")
-"""What an adjudicated turn folder holds and a pending one never does."""
 
 
 @dataclass
@@ -111,57 +105,15 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
     return _account_for_turns(campaign, number, campaign.game.is_over(state))
 
 
-def _and(names: list[str]) -> str:
-    """`turn-004`, `turn-004 and turn-005`, `turn-004, turn-005, turn-006 and 7 more`."""
-    if len(names) > 4:
-        return f"{', '.join(names[:3])} and {len(names) - 3} more"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _account_for_turns(campaign: Campaign, last: int, over: bool) -> AuditResult:
     """After a clean replay of turns 1..`last`: every turn folder beyond it is the pending turn or a divergence."""
-    root = campaign.root
-    later: dict[int, str] = {}
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        match = _TURN_FOLDER.match(entry.name)
-        if match is None:
-            continue
-        number = int(match.group(1))
-        if entry.name != turn_name(number):
-            return AuditResult(
-                number, f"{entry.name} is named like a turn folder but not as pbem names them ({turn_name(number)}); it is not part of the replay"
-            )
-        if number > last:
-            later[number] = entry.name
+    broken = campaign.chain_break(last, over)
+    if broken is not None:
+        return AuditResult(*broken)
     pending = last + 1
-    if over:
-        if later:
-            first = min(later)
-            return AuditResult(first, f"{later[first]} exists, but the replayed game ended with turn {last}: no turn can follow the last one")
-        return AuditResult(last, None)
-    name = turn_name(pending)
-    if pending in later:
-        folder = root / name
-        if not folder.is_dir():
-            return AuditResult(pending, f"{name} is not a folder")
-        written = sorted(f + "/" if (folder / f).is_dir() else f for f in ADJUDICATION_FILES if (folder / f).exists())
-        if written:
-            return AuditResult(
-                pending,
-                f"{name} has no manifest.json, yet holds what an adjudication writes ({', '.join(written)}): "
-                "the turn was cut off or its manifest removed, and it cannot be replayed",
-            )
-    after = sorted(n for n in later if n > pending)
-    if after:
-        names = _and([later[n] for n in after])
-        if pending not in later:
-            return AuditResult(pending, f"{name} is missing, but {names} {'follows' if len(after) == 1 else 'follow'} it: a turn is missing from the campaign")
+    if not over and (campaign.root / REVEAL_FILE).is_file():
+        status = "is not adjudicated" if campaign.turn_dir(pending).exists() else "is missing"
         return AuditResult(
-            after[0], f"{names} {'comes' if len(after) == 1 else 'come'} after the pending turn {name}, which has not been adjudicated (it has no manifest.json)"
-        )
-    if (root / REVEAL_FILE).is_file():
-        status = "is not adjudicated" if pending in later else "is missing"
-        return AuditResult(
-            pending, f"the seed was revealed after turn {last} but the game is not over: later turns are missing ({name} {status})"
+            pending, f"the seed was revealed after turn {last} but the game is not over: later turns are missing ({turn_name(pending)} {status})"
         )
     return AuditResult(last, None)

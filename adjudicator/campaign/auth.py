@@ -39,3 +39,17 @@ def verify(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(actual, expected)
+
+
+def well_formed(stored: object) -> bool:
+    """Whether `stored` has the shape hash_password writes (scrypt$N$R$P$salt$digest): a typo in a
+    hand-edited hash is found when the campaign is opened, not as a player's wrong password."""
+    if not isinstance(stored, str):
+        return False
+    parts = stored.split("$")
+    if len(parts) != 6 or parts[0] != "scrypt" or not all(p.isascii() and p.isdigit() for p in parts[1:4]):
+        return False
+    try:
+        return bool(bytes.fromhex(parts[4])) and len(bytes.fromhex(parts[5])) == 32
+    except ValueError:
+        return False

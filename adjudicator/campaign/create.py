@@ -17,8 +17,9 @@ from .folder import (
     PLAYER_ID,
     Campaign,
     CampaignError,
-    display_name,
+    distinct_names,
     dump_yaml,
+    plain_name,
     turn_name,
 )
 from .turn import new_setup, opening
@@ -89,7 +90,10 @@ def create(
     gm_email: str | None = None,
     name: str | None = None,
 ) -> Campaign:
-    """Build the whole campaign in a dot-named folder beside ROOT, then rename it into place."""
+    """Build the whole campaign in a dot-named folder beside ROOT, then rename it into place.
+    A refusal or a failure leaves nothing behind: no campaign, no staging folder, and none of the
+    folders above ROOT that were made for it."""
+    root = new_folder(root)
     game = games.get(game_id)
     chosen = parse_options(game, list(options))
     cap = chosen.get("max_players", game.max_players)
@@ -97,18 +101,17 @@ def create(
         raise CampaignError(f"{game.title} takes {game.min_players} to {cap} players, not {len(players)}")
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise CampaignError(f"{root} already exists and is not empty; choose a new folder")
+    campaign_name = plain_name(name or root.resolve().name, "the campaign name (--name, or the folder's name)")
     seed = seed if seed is not None else new_seed()
+    entries = [{**player, "name": plain_name(str(player.get("name", player["id"])), f"the display name of '{player['id']}'")} for player in players]
+    distinct_names(entries)
     secret_passwords: dict[str, str] = {}
-    entries = []
-    for player in players:
-        entry = dict(player)
-        entry["name"] = display_name(str(entry.get("name", entry["id"])), entry["id"], players)
-        if passwords:
-            secret_passwords[player["id"]] = auth.new_password()
-            entry["password"] = auth.hash_password(secret_passwords[player["id"]])
-        entries.append(entry)
+    if passwords:
+        for entry in entries:
+            secret_passwords[entry["id"]] = auth.new_password()
+            entry["password"] = auth.hash_password(secret_passwords[entry["id"]])
     config: dict[str, Any] = {
-        "name": name or root.resolve().name,
+        "name": campaign_name,
         "game": game.id,
         "options": chosen,
         "passwords": passwords,
@@ -125,8 +128,9 @@ def create(
     staging = root.with_name(f".{root.name}.new")
     if staging.exists():
         shutil.rmtree(staging)
-    staging.mkdir(parents=True)
+    made = _make_parents(staging.parent)
     try:
+        staging.mkdir()
         write_tree(staging, files)
         os.chmod(staging / "gm", 0o700)
         campaign = Campaign(staging, config, game)
@@ -142,5 +146,30 @@ def create(
         os.rename(staging, root)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        for folder in reversed(made):
+            try:
+                folder.rmdir()
+            except OSError:  # something else was put there meanwhile: it stays
+                break
         raise
     return Campaign(root, config, game)
+
+
+def new_folder(root: Path) -> Path:
+    """The folder a new campaign goes to, read as written (`x/../y` is `y`, and no `x/` is made);
+    the current folder or a parent is refused in words: the campaign needs a folder of its own."""
+    folder = Path(os.path.normpath(root))
+    if folder.name in ("", ".", ".."):
+        raise CampaignError(
+            f"'{root}' is the current folder or one above it; give pbem new the name of a new folder for the campaign "
+            "(for example `pbem new spies-2027`)"
+        )
+    return folder
+
+
+def _make_parents(folder: Path) -> list[Path]:
+    """Make `folder` and the folders above it that are missing; returns the ones made, outermost first."""
+    missing = [f for f in (folder, *folder.parents) if not f.exists()][::-1]
+    for made in missing:
+        made.mkdir()
+    return missing

@@ -26,6 +26,17 @@ from . import auth
 
 PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}\Z")
 
+TURN_FOLDER = re.compile(r"turn-([0-9]+)\Z")
+"""Anything named like a turn folder; `turn_name` gives the one spelling pbem writes."""
+
+DEADLINE_FILE = "deadline.json"
+"""The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
+the turn, recorded so that a later change of the schedule (an extension) never changes what
+an old report said."""
+
+ADJUDICATION_FILES = ("manifest.json", "state.json", "results.json", DEADLINE_FILE, "reports")
+"""What an adjudicated turn folder holds and a pending one never does."""
+
 
 class CampaignError(ValueError):
     """The folder is not a usable campaign; the message says why."""
@@ -128,28 +139,150 @@ def read_yaml_object(path: Path, fields: dict[str, type] | None = None) -> dict[
     return _check_fields(path, value, fields or {}, "a mapping (key: value lines)")
 
 
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Embeddings, overrides and isolates: they reorder the text around a name in a report (a name
-could make a line read differently from what it says). Joiners (emoji, Indic scripts) are fine."""
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+_JOINERS = frozenset("\u200c\u200d")
+"""Zero-width non-joiner and joiner: invisible format characters that Persian, the Indic scripts
+and emoji sequences need inside a name. Every other format character (category Cf: the
+zero-width space U+200B, the marks and overrides that reorder text, U+200F, the BOM) is refused:
+it would make a name look like another one, or a line read differently from what it says."""
+
+_IGNORED_IN_COMPARISON = _JOINERS | frozenset("\u034f\u115f\u1160\u3164\uffa0") | frozenset(map(chr, range(0xFE00, 0xFE10)))
+"""Characters that do not show (the joiners, the combining grapheme joiner, the Hangul fillers,
+variation selectors): left out when two names are compared, so they cannot tell two seats apart."""
+
+
+def plain_name(text: str, what: str) -> str:
+    """A campaign's or a player's name as one line of visible text: leading and trailing spaces
+    dropped and runs of spaces made one; a line break, a control character, an invisible format
+    character or a lone surrogate is refused, naming what it is (`what`: "the display name of 'sue'")."""
+    for char in text:
+        code = f"U+{ord(char):04X}"
+        if char in _LINE_BREAKS:
+            raise CampaignError(f"{what} holds a line break ({code}); a name is one line of plain text")
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs"):
+            raise CampaignError(f"{what} holds a control character ({code}); a name is one line of plain text")
+        if category == "Cf" and char not in _JOINERS:
+            raise CampaignError(f"{what} holds an invisible formatting character ({code}); a name is plain visible text")
+    cleaned = " ".join(text.split())
+    if not name_key(cleaned):
+        raise CampaignError(f"{what} is empty")
+    return cleaned
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-normalised and case-folded (José in either Unicode
+    form, Ｂｏｂ and bob are the same name), with the characters that do not show left out."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join("".join(c for c in folded if c not in _IGNORED_IN_COMPARISON).split())
+
+
+def _taken(name: str, seat: str, what: str, owner: str, taken: str) -> CampaignError:
+    alike = "" if name == taken else " once capitals, accents and invisible characters are set aside"
+    return CampaignError(f"'{name}' (for '{seat}') is already the {what} of '{owner}'{alike}: each player needs a name of their own")
 
 
 def display_name(name: str, seat: str, others: list[dict[str, Any]]) -> str:
-    """A seat's display name, checked against the other seats: one line (runs of spaces, tabs and
-    line breaks become one space), no control characters, and not the name or the id of another
-    seat, in any case (orders name players by either, case-insensitively: two alike would make an
-    order ambiguous and two players look the same in every report)."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise CampaignError(f"the display name of '{seat}' is empty")
-    if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in cleaned):
-        raise CampaignError(f"the display name of '{seat}' holds a control character; names are one line of plain text")
+    """A seat's display name, checked as `plain_name` checks it and against the other seats: not
+    the name or the id of another seat once normalised by `name_key` (orders name players by
+    either, case-insensitively: two alike would make an order ambiguous and two players look
+    the same in every report)."""
+    cleaned = plain_name(name, f"the display name of '{seat}'")
+    key = name_key(cleaned)
     for other in others:
         if other["id"] == seat:
             continue
-        if cleaned.casefold() in (other["id"].casefold(), str(other["name"]).casefold()):
-            what = "id" if cleaned.casefold() == other["id"].casefold() else "display name"
-            raise CampaignError(f"'{cleaned}' (for '{seat}') is already the {what} of '{other['id']}': each player needs a name of their own")
+        for what, taken in (("id", other["id"]), ("display name", str(other.get("name", other["id"])))):
+            if key == name_key(taken):
+                raise _taken(cleaned, seat, what, other["id"], taken)
     return cleaned
+
+
+def distinct_names(players: list[dict[str, Any]]) -> None:
+    """Every seat's display name its own, as `display_name` checks one, in one pass over the seats
+    (a campaign of 10,000 players is created and opened without comparing every pair)."""
+    owners: dict[str, tuple[str, str, str]] = {p["id"]: (p["id"], "id", p["id"]) for p in players}
+    for entry in players:
+        owner, what, taken = owners.setdefault(name_key(entry["name"]), (entry["id"], "display name", entry["name"]))
+        if owner != entry["id"]:
+            raise _taken(entry["name"], entry["id"], what, owner, taken)
+
+
+FIX_SETTINGS = "fix campaign.yaml and run the command again (nothing was changed)"
+
+
+def _check_names(players: list[dict[str, Any]], path: Path) -> None:
+    """The display names of campaign.yaml, as `pbem new` and `pbem replace` check them (a hand edit
+    must not bring back what they refuse)."""
+    for entry in players:
+        seat, name = entry["id"], entry.get("name")
+        if not isinstance(name, str):
+            raise CampaignError(f"{path}: the entry of '{seat}' has no display name (name:); {FIX_SETTINGS}")
+        try:
+            plain_name(name, f"the display name of '{seat}'")
+        except CampaignError as exc:
+            raise CampaignError(f"{path}: {exc}; {FIX_SETTINGS}") from None
+    try:
+        distinct_names(players)
+    except CampaignError as exc:
+        raise CampaignError(f"{path}: {exc}; {FIX_SETTINGS}") from None
+
+
+def _turn_number(value: Any) -> int | None:
+    """A turn number as campaign.yaml must give it (a whole number from 1), or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
+
+
+def _check_seat(entry: dict[str, Any], path: Path, passwords: bool) -> None:
+    """A seat's entry as `pbem replace` writes it: `since` (the first turn of its holder), and a
+    `history` of earlier holders that covers turns 1 to since-1 in order, each with its password
+    hash in a campaign with passwords. A typo here would make a player's right password wrong,
+    or their file uncheckable, and count them as NMR: it is refused before any turn is read."""
+    seat = entry["id"]
+    where = f"{path}: the entry of '{seat}'"
+    since = entry.get("since", 1)
+    if _turn_number(since) is None:
+        raise CampaignError(f"{where}: since is '{since}', not a turn number (1 or more); {FIX_SETTINGS}")
+    history = entry.get("history") or []
+    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+        raise CampaignError(f"{where}: history is not a list of earlier players (name, from, to); {FIX_SETTINGS}")
+    holders = [*history, entry]
+    expected = 1
+    for number, held in enumerate(history, 1):
+        first, last = _turn_number(held.get("from")), _turn_number(held.get("to"))
+        if first is None or last is None or first > last:
+            raise CampaignError(
+                f"{where}: history entry {number} has from '{held.get('from')}' and to '{held.get('to')}', "
+                f"not the turns of its player (from a turn number to a later or the same one); {FIX_SETTINGS}"
+            )
+        if first != expected:
+            raise CampaignError(
+                f"{where}: history entry {number} starts at turn {first}, but turn {expected} is the first turn it can "
+                f"start at (the history must cover turns 1 to since-1 in order); {FIX_SETTINGS}"
+            )
+        expected = last + 1
+    if expected != since:
+        covered = f"covers turns 1 to {expected - 1}" if expected > 1 else "is empty"
+        raise CampaignError(
+            f"{where}: since is {since} but the history {covered}; it must say who held the seat for each turn "
+            f"before {since}, one player after another from turn 1; {FIX_SETTINGS}"
+        )
+    if passwords:
+        for held in holders:
+            if not auth.well_formed(held.get("password")):
+                whose = "the current player" if held is entry else f"history entry {holders.index(held) + 1}"
+                raise CampaignError(
+                    f"{where}: {whose} has {'no password hash' if not held.get('password') else 'a password hash that is damaged'} "
+                    f"(password: scrypt$...), though this campaign uses passwords; no file of theirs could be accepted; {FIX_SETTINGS}"
+                )
+
+
+def _and(names: list[str]) -> str:
+    """`turn-004`, `turn-004 and turn-005`, `turn-004, turn-005, turn-006 and 7 more`."""
+    if len(names) > 4:
+        return f"{', '.join(names[:3])} and {len(names) - 3} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _check_ids(ids: list[Any], path: Path) -> None:
@@ -184,12 +317,47 @@ class Campaign:
         if not isinstance(config, dict) or "game" not in config or "players" not in config:
             raise CampaignError(f"{path} lacks the fields game and players")
         players = config["players"]
-        _check_ids([p.get("id") if isinstance(p, dict) else p for p in players] if isinstance(players, list) else [players], path)
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise CampaignError(f"{path}: players is not a list of entries (id, name, ...); {FIX_SETTINGS}")
+        _check_ids([p.get("id") for p in players], path)
+        _check_names(players, path)
+        name = config.get("name")
+        if name is not None:
+            try:
+                plain_name(str(name), "the campaign name (name:)")
+            except CampaignError as exc:
+                raise CampaignError(f"{path}: {exc}; {FIX_SETTINGS}") from None
+        passwords = bool(config.get("passwords", True))
+        for entry in players:
+            _check_seat(entry, path, passwords)
         try:
             game = games.get(str(config["game"]))
         except games.UnknownGame as exc:
             raise CampaignError(f"{path}: {exc}") from None
-        return cls(root, config, game)
+        campaign = cls(root, config, game)
+        campaign._check_seats_of_the_game()
+        return campaign
+
+    def _check_seats_of_the_game(self) -> None:
+        """campaign.yaml has one entry for each seat that `pbem new` dealt (turn-000/setup.json), no
+        more and no fewer: a deleted entry would make its player's every file fail its password."""
+        if not (self.turn_dir(0) / "setup.json").is_file():
+            return  # no opening: last_turn says so to the commands that need one
+        seats = [p["id"] for p in self.setup_record()["players"]]
+        listed = {p["id"] for p in self.config["players"]}
+        lost = [seat for seat in seats if seat not in listed]
+        if lost:
+            raise CampaignError(
+                f"{self.root / 'campaign.yaml'}: the seat{'s' if len(lost) > 1 else ''} {', '.join(lost)} of this campaign "
+                f"(turn-000/setup.json) {'have' if len(lost) > 1 else 'has'} no entry in players; every seat needs its entry "
+                f"(id, name, email, password); {FIX_SETTINGS}"
+            )
+        extra = sorted(listed - set(seats))
+        if extra:
+            raise CampaignError(
+                f"{self.root / 'campaign.yaml'}: {', '.join(extra)} {'are' if len(extra) > 1 else 'is'} listed in players but "
+                f"{'are not seats' if len(extra) > 1 else 'is not a seat'} of this campaign (turn-000/setup.json); {FIX_SETTINGS}"
+            )
 
     # -- players ------------------------------------------------------------
 
@@ -249,13 +417,68 @@ class Campaign:
 
     @property
     def last_turn(self) -> int:
-        """The last adjudicated turn (0 is the opening written by pbem new)."""
+        """The last adjudicated turn (0 is the opening written by pbem new).
+
+        Every command reads it, so it is where a campaign whose turns are not a clean chain is
+        refused (a turn's manifest deleted, a turn folder missing between two others): a command
+        that took the first turn without a manifest for the pending one would file orders into
+        an adjudicated turn, or adjudicate it again."""
         turn = 0
         while self.is_adjudicated(turn + 1):
             turn += 1
         if not self.is_adjudicated(0):
             raise CampaignError(f"{self.root} has no adjudicated opening (turn-000/manifest.json)")
+        broken = self.chain_break(turn)
+        if broken is not None:
+            raise CampaignError(
+                f"{self.root}: its turns are not a clean chain: {broken[1]}. No command changes this campaign until the "
+                "turn folders are restored (from a backup, or by `git checkout` if it is kept in git) or the stray folder is moved out"
+            )
         return turn
+
+    def chain_break(self, last: int, over: bool = False) -> tuple[int, str] | None:
+        """Where the turn folders stop being a clean chain after turns 0..`last` (all with a manifest):
+        (the turn concerned, what is wrong), or None.
+
+        After `last` the only turn folder allowed is the pending turn, `last`+1, holding nothing an
+        adjudication writes (only orders/ and seats.yaml), and none at all once the game is `over`;
+        a folder named like a turn but spelt otherwise (`turn-3`) is wrong too. Dot-named entries
+        (`.turn-003.new`, `.lock`) are run-time files, not turns."""
+        later: dict[int, str] = {}
+        for entry in sorted(self.root.iterdir(), key=lambda p: p.name):
+            match = TURN_FOLDER.match(entry.name)
+            if match is None:
+                continue
+            number = int(match.group(1))
+            if entry.name != turn_name(number):
+                return number, f"{entry.name} is named like a turn folder but not as pbem names them ({turn_name(number)}); pbem does not read it as a turn"
+            if number > last:
+                later[number] = entry.name
+        pending = last + 1
+        if over and later:
+            first = min(later)
+            return first, f"{later[first]} exists, but the replayed game ended with turn {last}: no turn can follow the last one"
+        name = turn_name(pending)
+        if pending in later:
+            folder = self.root / name
+            if not folder.is_dir():
+                return pending, f"{name} is not a folder"
+            written = sorted(f + "/" if (folder / f).is_dir() else f for f in ADJUDICATION_FILES if (folder / f).exists())
+            if written:
+                return pending, (
+                    f"{name} has no manifest.json, yet holds what an adjudication writes ({', '.join(written)}): "
+                    "the turn was cut off or its manifest removed"
+                )
+        after = sorted(n for n in later if n > pending)
+        if after:
+            names = _and([later[n] for n in after])
+            if pending not in later:
+                return pending, f"{name} is missing, but {names} {'follows' if len(after) == 1 else 'follow'} it: a turn is missing from the campaign"
+            return after[0], (
+                f"{names} {'comes' if len(after) == 1 else 'come'} after the pending turn {name}, "
+                "which has not been adjudicated (it has no manifest.json)"
+            )
+        return None
 
     def state(self, turn: int | None = None) -> State:
         turn = self.last_turn if turn is None else turn

@@ -22,7 +22,7 @@ from ..games.base import Event, Game, Seat, State, visible
 from ..publish.bbcode import to_bbcode
 from ..publish.render import Renderer
 from . import schedule
-from .folder import Campaign, damaged, dump_json
+from .folder import DEADLINE_FILE, Campaign, damaged, dump_json
 from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
 
 
@@ -77,11 +77,6 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
         }
     )
 
-
-DEADLINE_FILE = "deadline.json"
-"""The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
-the turn, recorded so that a later change of the schedule (an extension) never changes what
-an old report said."""
 
 SEATS_FILE = "seats.yaml"
 """Written by `pbem replace` into the pending turn: seat id -> {name: new display name}."""
