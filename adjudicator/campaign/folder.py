@@ -179,7 +179,7 @@ def name_key(name: str) -> str:
 
 
 def _taken(name: str, seat: str, what: str, owner: str, taken: str) -> CampaignError:
-    alike = "" if name == taken else " once capitals, accents and invisible characters are set aside"
+    alike = "" if name == taken else " (the two differ only in case, accents, letter width or invisible characters)"
     return CampaignError(f"'{name}' (for '{seat}') is already the {what} of '{owner}'{alike}: each player needs a name of their own")
 
 
