@@ -11,6 +11,10 @@ without any hook inside the product.
 A paused command creates the file named by $PBEM_PAUSED when it stops and waits
 until the file named by $PBEM_RELEASE exists: a test can then start a second
 command while the first one holds the campaign at a known moment.
+
+With $PBEM_CHANGES naming a file, each change is written to it as a line
+`N EVENT PATH` (N counted as above), so that a test can find the change it wants
+to stop before (the rename that swaps a turn into place, say) by what it does.
 """
 
 from __future__ import annotations
@@ -49,12 +53,18 @@ def main() -> None:
     stop_at = int(spec.removeprefix("pause="))
     count = 0
     busy = False  # the pause itself touches files: those are not the command's changes
+    log = open(os.environ["PBEM_CHANGES"], "a", encoding="utf-8") if os.environ.get("PBEM_CHANGES") else None
 
     def hook(event: str, args: tuple) -> None:
         nonlocal count, busy
         if busy or not _is_change(event, args):
             return
         count += 1
+        if log is not None:
+            busy = True
+            log.write(f"{count} {event} {args[0] if args else ''}\n")
+            log.flush()
+            busy = False
         if count == stop_at:
             if not pause:
                 os.kill(os.getpid(), signal.SIGKILL)

@@ -134,3 +134,128 @@ def test_adjudicate_during_ingest_waits_for_the_next_run(tmp_path: Path) -> None
     assert pbem("adjudicate", root, "--nmr").returncode == 0
     results = json.loads((root / "turn-001" / "results.json").read_text())
     assert results["submissions"]["tony"]["status"] == "accepted"
+
+
+# -- order files saved into orders/ while `pbem adjudicate` runs (issue 15, item 2) --------------------
+
+
+def _pending_orders(root: Path) -> Path | None:
+    """Where a player saves an order file now, as the manual workflow says: the orders/ folder of
+    the first turn without a manifest; None while that folder is not there (mid-swap: try again)."""
+    number = 1
+    while (root / f"turn-{number:03d}" / "manifest.json").is_file():
+        number += 1
+    orders = root / f"turn-{number:03d}" / "orders"
+    return orders if orders.is_dir() else None
+
+
+def _save_late_orders(root: Path) -> dict[str, bytes] | None:
+    """sue's first file, and tony's file rewritten in place (same length, other bytes: an editor
+    that writes over the file, the case a hard link shares); None when no orders/ folder is there."""
+    orders = _pending_orders(root)
+    if orders is None:
+        return None
+    turn = int(orders.parent.name.removeprefix("turn-"))
+    sue = f"player: sue\nturn: {turn}\norders: ['SID 7 steal tony 10']\n".encode()
+    (orders / "sue.yaml").write_bytes(sue)
+    tony = orders / "tony.yaml"
+    if tony.is_file():
+        old = tony.read_bytes()
+        with open(tony, "r+b") as handle:
+            handle.write(old.replace(b"orders: []", b"orders: ~ ")[: len(old)])
+    return {"sue.yaml": sue}
+
+
+def _assert_nothing_unread_was_committed(root: Path, saved: dict[str, bytes]) -> None:
+    """Audit clean; every file of an adjudicated turn is what that turn read; what was saved is
+    in some turn's orders/, whole."""
+    assert audit(root).divergence is None
+    results = json.loads((root / "turn-001" / "results.json").read_text())
+    committed = root / "turn-001" / "orders"
+    assert ("sue.yaml" in {p.name for p in committed.iterdir()}) == (results["submissions"]["sue"]["status"] != "missing")
+    found = [p.read_bytes() for p in root.glob("turn-*/orders/sue.yaml")]
+    assert saved["sue.yaml"] in found, found
+
+
+def test_an_order_file_saved_at_any_moment_of_an_adjudication_is_read_or_left_for_later(tmp_path: Path) -> None:
+    """Before: a file saved after the orders were read was hard-linked into the adjudicated turn
+    unread (the report said NMR) and a file rewritten in place changed the committed turn, so
+    `pbem audit` failed on that turn for ever. Now the turn commits the bytes it read; a change
+    found at the swap puts the pending turn back as it was and refuses (the next run reads it)."""
+    before = tmp_path / "before"
+    _campaign(before)
+    (before / "turn-001" / "orders" / "sue.yaml").unlink()
+    probe = tmp_path / "probe"
+    shutil.copytree(before, probe)
+    changes = _changes(probe, "adjudicate", probe, "--nmr")
+    refused = committed = 0
+    for point in spread(changes, 8):
+        root = tmp_path / f"at-{point}"
+        shutil.copytree(before, root)
+        with paused(point, "adjudicate", root, "--nmr") as first:
+            saved = _save_late_orders(root)
+        if saved is None:  # between the swap's two renames: the folder is not there, the player saves again after
+            saved = _save_late_orders(root)
+            assert saved is not None
+        err = first.communicate()[1]
+        assert first.returncode in (0, 1) and "Traceback" not in err, err
+        if first.returncode == 1:
+            refused += 1
+            assert "turn-001/orders/sue.yaml" in err and "while turn-001 was being adjudicated; nothing was written" in err, err
+            assert not (root / "turn-001" / "manifest.json").exists() and (root / "turn-001" / "orders" / "sue.yaml").read_bytes() == saved["sue.yaml"]
+            again = pbem("adjudicate", root, "--nmr")
+            assert again.returncode == 0, again.stderr
+            results = json.loads((root / "turn-001" / "results.json").read_text())
+            assert results["submissions"]["sue"]["status"] == "accepted"
+        else:
+            committed += 1
+        _assert_nothing_unread_was_committed(root, saved)
+    assert refused and committed, (refused, committed)
+    print(f"FIGURE order files saved during adjudicate: {refused + committed} pause points, {refused} refused and rerun, {committed} committed")
+
+
+def test_a_real_writer_saving_orders_throughout_an_adjudication(tmp_path: Path) -> None:
+    """A second process rewrites order files as fast as it can (in place, and by rename as careful
+    editors save) from before `pbem adjudicate` starts until the turn is about to be swapped in;
+    the turn then holds exactly what it read, or is refused and the rerun reads the last versions."""
+    root = _campaign(tmp_path / "spies")
+    log = tmp_path / "changes.log"
+    probe = tmp_path / "probe"
+    shutil.copytree(root, probe)
+    crashpoint(0, "adjudicate", probe, env={"PBEM_CHANGES": str(log)})
+    swap = next(int(n) for n, event, path in (line.split(" ", 2) for line in log.read_text().splitlines())
+                if event == "os.rename" and path.rstrip().endswith("/turn-001"))
+    writer_code = """
+import os, sys, pathlib
+orders, stop = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+i = 0
+while not stop.exists():
+    i += 1
+    (orders / 'sue.yaml').write_text(f"player: sue\\nturn: 1\\norders: ['SID {1 + i % 7} guard secret {1 + i % 10}']\\n")
+    temporary = orders / '.tony.yaml.tmp'
+    temporary.write_text(f"player: tony\\nturn: 1\\norders: ['SID {1 + i % 7} steal david {1 + i % 10}']\\n")
+    os.replace(temporary, orders / 'tony.yaml')
+print(i)
+"""
+    stop = tmp_path / "stop"
+    writer = subprocess.Popen([sys.executable, "-c", writer_code, str(root / "turn-001" / "orders"), str(stop)], text=True, stdout=subprocess.PIPE)
+    try:
+        time.sleep(0.2)
+        with paused(swap, "adjudicate", root) as first:
+            stop.touch()
+            writes = int(writer.communicate(timeout=30)[0])
+            last = {name: (root / "turn-001" / "orders" / name).read_bytes() for name in ("sue.yaml", "tony.yaml")}
+    finally:
+        stop.touch()
+        writer.wait(timeout=30)
+    err = first.communicate()[1]
+    assert first.returncode in (0, 1) and "Traceback" not in err, err
+    if first.returncode == 1:
+        assert "while turn-001 was being adjudicated" in err, err
+        assert pbem("adjudicate", root).returncode == 0
+    assert audit(root).divergence is None
+    committed = {name: (root / "turn-001" / "orders" / name).read_bytes() for name in last}
+    assert committed == last
+    results = json.loads((root / "turn-001" / "results.json").read_text())
+    assert [o["written"] for o in results["submissions"]["sue"]["orders"]] == yaml.safe_load(last["sue.yaml"])["orders"]
+    print(f"FIGURE a writer saved {writes} times during one adjudicate: {'refused, rerun' if first.returncode else 'committed'}; audit clean")

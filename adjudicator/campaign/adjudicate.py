@@ -13,7 +13,7 @@ from ..common import atomic, parallel, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
 from .folder import Campaign, CampaignError
-from .turn import TurnOutput, turn
+from .turn import SEATS_FILE, TurnOutput, turn
 
 
 class Refused(RuntimeError):
@@ -84,6 +84,38 @@ def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
     return found, skipped
 
 
+@dataclass(frozen=True)
+class PendingTurn:
+    """What the pending turn folder holds when its adjudication reads it: the turn commits
+    exactly these bytes, and `changes` tells what differs in the folder later."""
+
+    entries: frozenset[str]
+    """The names in the turn folder itself (dot-named run-time files aside)."""
+    orders: dict[str, bytes]
+    skipped: tuple[str, ...]
+    seats: bytes | None
+
+    @classmethod
+    def read(cls, folder: Path) -> PendingTurn:
+        entries = frozenset(e.name for e in folder.iterdir() if not e.name.startswith(".")) if folder.is_dir() else frozenset()
+        orders, skipped = read_orders_folder(folder / "orders")
+        seats = folder / SEATS_FILE
+        return cls(entries, orders, tuple(skipped), seats.read_bytes() if seats.is_file() else None)
+
+    def not_of_a_turn(self) -> list[str]:
+        """Entries no turn folder holds: the adjudication would carry them into the committed turn."""
+        return sorted(self.entries - {"orders", SEATS_FILE})
+
+    def changes(self, later: PendingTurn) -> list[str]:
+        """The paths (relative to the turn folder) that differ in `later`: arrived, changed or gone."""
+        changed = {f"orders/{n}" for n in self.orders.keys() | later.orders.keys() if self.orders.get(n) != later.orders.get(n)}
+        changed |= {f"orders/{n}" for n in set(self.skipped) ^ set(later.skipped)}
+        changed |= set(self.entries ^ later.entries)
+        if self.seats != later.seats:
+            changed.add(SEATS_FILE)
+        return sorted(changed)
+
+
 def prepare(root: Path) -> Campaign:
     """Open a campaign, finishing any turn a crash interrupted, and open the pending turn folder."""
     return _opened(root)[0]
@@ -108,7 +140,16 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     if game.is_over(state):
         raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
     pending = last + 1
-    order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
+    folder = campaign.turn_dir(pending)
+    read = PendingTurn.read(folder)
+    foreign = read.not_of_a_turn()
+    if foreign:
+        raise Refused(
+            f"{campaign.root}: {', '.join(f'{folder.name}/{name}' for name in foreign)} "
+            f"{'is' if len(foreign) == 1 else 'are'} not part of a turn (a pending turn folder holds only orders/ and, "
+            "after pbem replace, seats.yaml); nothing was written: move it out of the turn folder and run again"
+        )
+    order_bytes = read.orders
     names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
     missing = [p for p in game.due(state) if p not in names]
     if missing and not nmr:
@@ -122,13 +163,22 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
     try:
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs)
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, read.skipped)
     except Exception as exc:
         if not from_template(exc):
             raise
         raise Refused(template_problem(campaign.root, exc)) from None
-    output.stray.extend(f"{name} (not a regular file; ignored)" for name in skipped)
-    return Outcome(campaign, output, missing), atomic.stage(campaign.turn_dir(pending), output.files)
+    return Outcome(campaign, output, missing), atomic.stage(folder, output.files, check=lambda old: read.changes(PendingTurn.read(old)))
+
+
+def changed_meanwhile(root: Path, folder: str, changed: list[str]) -> Refused:
+    """A file saved into the pending turn while it was being adjudicated: the turn is not committed
+    (it would hold bytes it did not read, or lose the file); the next run reads it."""
+    shown = ", ".join(f"{folder}/{name}" for name in changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    return Refused(
+        f"{root}: {shown} arrived, changed or went away while {folder} was being adjudicated; nothing was "
+        "written and every file is as it was left: run pbem adjudicate again to adjudicate the turn with it"
+    )
 
 
 def _open_next_turn(outcome: Outcome) -> None:
@@ -234,10 +284,14 @@ def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = 
             raise
         swapped = []
         for index, built in staged:
+            root = results[index][0]
             try:
-                atomic.swap(built)
+                changed = atomic.swap(built)
             except OSError as exc:
-                results[index] = (results[index][0], exc)
+                results[index] = (root, exc)
+                continue
+            if changed:
+                results[index] = (root, changed_meanwhile(root, built.final.name, changed))
                 continue
             swapped.append(built)
         atomic.settle(built.final.parent for built in swapped)

@@ -46,7 +46,12 @@ class AuditResult:
 
 
 def _compare(folder: Path, output: TurnOutput) -> str | None:
-    """The first file whose bytes differ from the replay, or that one side lacks."""
+    """The first file whose bytes differ from the replay, or that one side lacks.
+
+    The turn folder holds nothing else: every entry of its own and of reports/ is one the
+    replay writes (a `notes.txt` added to an adjudicated turn is a divergence, not a file
+    the archive may carry unchecked). Every entry of orders/ is read by the replay, or named
+    in results.json as not a regular file. Dot-named entries are run-time files."""
     label = folder.name
     for name in sorted(output.files):
         path = folder / name
@@ -54,6 +59,10 @@ def _compare(folder: Path, output: TurnOutput) -> str | None:
             return f"{label}/{name} is missing from the campaign but the replay writes it"
         if path.read_bytes() != output.files[name]:
             return f"{label}/{name} differs from the replay"
+    written = {name.partition("/")[0] for name in output.files} | ({"orders"} if output.turn > 0 else set())
+    for path in sorted(folder.iterdir()):
+        if not path.name.startswith(".") and path.name not in written:
+            return f"{label}/{path.name} is not written by the replay (an adjudicated turn holds only what its adjudication wrote)"
     reports = folder / "reports"
     if reports.is_dir():
         for path in sorted(reports.iterdir()):
@@ -96,8 +105,8 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         number += 1
         folder = campaign.turn_dir(number)
         previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
-        order_bytes, _ = read_orders_folder(folder / "orders")
-        out = turn(campaign, number, state, order_bytes, previous, seed, renderer)
+        order_bytes, skipped = read_orders_folder(folder / "orders")
+        out = turn(campaign, number, state, order_bytes, previous, seed, renderer, skipped=skipped)
         problem = _compare(folder, out)
         if problem:
             return AuditResult(number, problem)

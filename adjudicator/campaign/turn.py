@@ -306,11 +306,14 @@ def turn(
     seed: str,
     renderer: Renderer,
     jobs: int = 1,
+    skipped: Sequence[str] = (),
 ) -> TurnOutput:
     """Check every file, add NMR defaults, resolve, render: the whole turn as bytes.
 
-    `order_bytes` maps each file name in the orders folder to its content; `jobs`
-    processes share the order files and the reports of a large campaign.
+    `order_bytes` maps each regular file in the orders folder to its content, `skipped`
+    names the other entries there (symlinks, FIFOs, folders: never read, but recorded
+    as ignored so that one added later is a divergence); `jobs` processes share the
+    order files and the reports of a large campaign.
     """
     game = campaign.game
     setup = campaign.setup_record()
@@ -331,7 +334,7 @@ def turn(
     roster = Roster.of(game, state)
     # A file from a player with nothing to order this turn is not read, and is named as ignored.
     idle = {by_player.pop(player)[0]: player for player in sorted(set(by_player) - roster.due)}
-    stray = sorted([*stray, *idle])
+    stray = sorted([*stray, *idle, *skipped])
 
     def submission(player: str) -> Submission:
         if player not in by_player:
@@ -358,9 +361,11 @@ def turn(
         inputs[DEADLINE_FILE] = deadline
     if seats_bytes is not None:
         inputs[SEATS_FILE] = seats_bytes
-    recorded = {name: data for name, data in inputs.items() if not name.startswith("orders/") and name != SEATS_FILE}
-    files = {**recorded, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
-    ignored = [f"{name} ({idle[name]} has nothing to order this turn)" if name in idle else name for name in stray]
+    # The turn folder holds the very bytes it read, orders and seats included: a file changed
+    # on disk meanwhile is not what this turn committed (campaign/adjudicate.py checks for it).
+    files = {**inputs, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
+    reasons = {**{name: f"{player} has nothing to order this turn" for name, player in idle.items()}, **dict.fromkeys(skipped, "not a regular file; ignored")}
+    ignored = [f"{name} ({reasons[name]})" if name in reasons else name for name in stray]
     return TurnOutput(turn_number, files, new_state, submissions, events, ignored)
 
 

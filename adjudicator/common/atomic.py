@@ -83,17 +83,23 @@ class Staged:
     new: Path
     written: list[Path] = field(default_factory=list)
     folders: set[Path] = field(default_factory=set)
+    check: Callable[[Path], list[str]] | None = None
+    """Given the old folder once `swap` has renamed it away (no file can arrive in it by its name
+    any more), what in it changed since the build began; `swap` puts the old folder back and
+    discards the build when it names anything."""
 
 
-def _link_tree(source: Path, target: Path, staged: Staged) -> None:
-    """`source`'s files hard-linked into a new folder `target`: no bytes copied, and the
-    originals stay in place until the swap."""
+def _link_tree(source: Path, target: Path, staged: Staged, replaced: set[Path]) -> None:
+    """`source`'s files hard-linked into a new folder `target` (but those in `replaced`, which
+    are written anew): no bytes copied, and the originals stay in place until the swap."""
     os.mkdir(target)
     staged.folders.add(target)
     for entry in sorted(os.scandir(source), key=lambda e: e.name):
         destination = target / entry.name
+        if destination in replaced:
+            continue
         if entry.is_dir(follow_symlinks=False):
-            _link_tree(Path(entry.path), destination, staged)
+            _link_tree(Path(entry.path), destination, staged, replaced)
         elif entry.is_symlink():
             os.symlink(os.readlink(entry.path), destination)
         else:
@@ -152,15 +158,16 @@ def _staging(final: Path) -> tuple[Path, Path]:
     return final.with_name(f".{final.name}.new"), final.with_name(f".{final.name}.old")
 
 
-def stage(final: Path, files: dict[str, bytes], keep_existing: bool = True) -> Staged:
-    """Build what `final` will hold (its current content plus `files`) under `.NAME.new`."""
+def stage(final: Path, files: dict[str, bytes], keep_existing: bool = True, check: Callable[[Path], list[str]] | None = None) -> Staged:
+    """Build what `final` will hold (its current content, where `files` write over it) under
+    `.NAME.new`; `check` is what `swap` asks of the old folder (see Staged.check)."""
     new, _ = _staging(final)
     if new.exists():
         shutil.rmtree(new)
-    staged = Staged(final, new)
+    staged = Staged(final, new, check=check)
     try:
         if keep_existing and final.exists():
-            _link_tree(final, new, staged)
+            _link_tree(final, new, staged, {new / name for name in files})
         else:
             new.mkdir()
             staged.folders.add(new)
@@ -175,18 +182,28 @@ def discard(staged: Staged) -> None:
     shutil.rmtree(staged.new, ignore_errors=True)
 
 
-def swap(staged: Staged) -> None:
-    """Rename the old folder away and the new one into place. A crash between the two
-    renames leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
-    The renames are durable once `settle` has run over the parent folder."""
+def swap(staged: Staged) -> list[str]:
+    """Rename the old folder away and the new one into place, and return []. A crash between
+    the two renames leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
+    The renames are durable once `settle` has run over the parent folder.
+
+    When the staged `check` finds the old folder changed since the build began (someone saved
+    a file into it meanwhile), the old folder is put back as it is, the build is discarded and
+    what changed is returned: nothing the build did not see is removed with the old folder."""
     _, old = _staging(staged.final)
     if staged.final.exists():
         if old.exists():
             shutil.rmtree(old)
         os.rename(staged.final, old)
+        changed = staged.check(old) if staged.check is not None else []
+        if changed:
+            os.rename(old, staged.final)
+            discard(staged)
+            return changed
     os.rename(staged.new, staged.final)
     if old.exists():
         shutil.rmtree(old)
+    return []
 
 
 def settle(parents: Iterable[Path]) -> None:
