@@ -153,3 +153,50 @@ def test_a_revealed_seed_in_a_running_campaign_is_a_divergence(running: Path) ->
     assert result.divergence is not None
     assert "the seed was revealed after turn 1 but the game is not over" in result.divergence
     assert "turn-002 is not adjudicated" in result.divergence
+
+
+# -- what an adjudicated turn folder holds: only what its adjudication wrote (issue 15, item 13) ---------
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ("turn-002/notes.txt", "turn-002/notes.txt is not written by the replay (an adjudicated turn holds only what its adjudication wrote)"),
+        ("turn-002/old/state.json", "turn-002/old is not written by the replay"),
+        ("turn-000/orders/tony.yaml", "turn-000/orders is not written by the replay"),
+        ("turn-003/reports/public.md.bak", "turn-003/reports/public.md.bak is not written by the replay"),
+        ("turn-004/orders/README.txt", "turn-004/manifest.json differs from the replay"),
+    ],
+)
+def test_a_file_added_to_an_adjudicated_turn_is_a_divergence(copy: Path, capsys: pytest.CaptureFixture[str], extra: str, words: str) -> None:
+    path = copy / extra
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("added after the turn\n")
+    code, out = run_audit(capsys, copy)
+    assert code == 1 and words in " ".join(out.split()), out
+
+
+def test_a_symlink_added_to_an_adjudicated_turns_orders_is_a_divergence(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Entries of orders/ that are not regular files are never read, but each is named in the
+    turn's results.json (and so its manifest): one added later makes the replay differ."""
+    (copy / "turn-002" / "orders" / "link.yaml").symlink_to(copy / "campaign.yaml")
+    code, out = run_audit(capsys, copy)
+    assert code == 1 and "turn-002/manifest.json differs from the replay" in out, out
+
+
+def test_run_time_files_in_a_turn_are_not_divergences(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (copy / "turn-002" / ".lock").touch()
+    (copy / "turn-002" / "orders" / ".tony.yaml.tmp").write_text("half")
+    assert run_audit(capsys, copy)[0] == 0
+
+
+def test_a_pending_turn_holding_a_stray_file_is_refused_before_anything_is_written(running: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Adjudicating would carry `notes.txt` into the committed turn (whose audit then fails) or
+    drop it: the GM is told to move it, and nothing is written."""
+    (running / "turn-002" / "notes.txt").write_text("remember to chase cat\n")
+    code = main(["adjudicate", str(running), "--nmr"])
+    out = " ".join(capsys.readouterr().err.split())
+    assert code == 1 and "turn-002/notes.txt is not part of a turn (a pending turn folder holds only orders/ and, after pbem replace, seats.yaml); nothing was written" in out, out
+    assert not (running / "turn-002" / "manifest.json").exists() and (running / "turn-002" / "notes.txt").is_file()
+    (running / "turn-002" / "notes.txt").unlink()
+    assert main(["adjudicate", str(running), "--nmr"]) == 0 and audit(running).divergence is None
