@@ -117,6 +117,50 @@ def _unquoted(password: str) -> str | None:
     return None
 
 
+FORM_PASSWORD = "your password"
+"""The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2)."""
+
+
+def _player_problem(sender: Any, expected: str | None, source: str, roster: Roster, state: State) -> str:
+    """What is wrong with the file's `player:` (empty when nothing): a different seat than the
+    file's, or nobody of this campaign; a display name or a capital letter gets the id to write."""
+    if not isinstance(sender, str):
+        return ""
+    meant = _meant_id(sender, roster, state)
+    hint = f" (player ids are written as the form has them: player: {meant})" if meant and meant != sender else ""
+    if expected is not None and sender != expected:
+        return f"says '{sender}' but the file is {source or expected + '.yaml'}" + (hint if meant == expected else "")
+    if sender not in roster.players:
+        return f"'{sender}' is not a player of this campaign" + hint
+    return ""
+
+
+def _meant_id(sender: str, roster: Roster, state: State) -> str | None:
+    """The player id a `player:` line most likely meant: the id itself, or the id whose spelling
+    or display name it is but for capitals and spaces."""
+    folded = " ".join(sender.split()).casefold()
+    names = state.get("names", {})
+    for player in sorted(roster.players):
+        if folded in (player.casefold(), " ".join(str(names.get(player, "")).split()).casefold()):
+            return player
+    return None
+
+
+def _password_problem(password: Any, right: Callable[[str], bool], numeric: bool) -> str:
+    """Why the file's password does not open the seat (empty when it does)."""
+    if password is None:
+        return "is missing; this campaign uses passwords"
+    if not isinstance(password, str) or right(password):
+        return ""  # a password of the wrong type is the schema's to name
+    inner = _unquoted(password)
+    if inner is not None and right(inner):
+        return ""
+    if password.strip().casefold() == FORM_PASSWORD:
+        return f'still says "{FORM_PASSWORD}": you left the form\'s placeholder in; write the password your GM sent you instead'
+    hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric else ""
+    return "is not this player's password" + hint
+
+
 def check_document(
     game: Game,
     state: State,
@@ -140,27 +184,24 @@ def check_document(
         document = {**document, "password": str(document["password"])}
     if "orders" in document and document["orders"] is None:  # `orders:` and only commented-out lines:
         document = {**document, "orders": []}  # the order form sent back unfilled, no orders (not an NMR)
+    sender, number = document.get("player"), document.get("turn")
+    wrong_player = _player_problem(sender, expected_player, source, roster, state)
     for error in schemas.load("common/order-file").errors(document):
-        sub.problems.append(Problem(error.path, error.message))
+        if not (wrong_player and error.path == "player"):  # one line on the player, the more useful one
+            sub.problems.append(Problem(error.path, error.message))
     # The envelope's meaning is checked even when its shape is faulty, so one
     # reply tells the player everything that is wrong (style 5).
-    sender, number = document.get("player"), document.get("turn")
-    if isinstance(sender, str):
-        if expected_player is not None and sender != expected_player:
-            sub.problems.append(Problem("player", f"says '{sender}' but the file is {source or expected_player + '.yaml'}"))
-        elif sender not in roster.players:
-            sub.problems.append(Problem("player", f"'{sender}' is not a player of this campaign"))
+    if wrong_player:
+        sub.problems.append(Problem("player", wrong_player))
     if isinstance(number, int) and not isinstance(number, bool) and number != turn:
         sub.problems.append(Problem("turn", f"says {number} but the pending turn is {turn}"))
-    if password_ok is not None and isinstance(sender, str):
-        password = document.get("password")
-        if password is None:
-            sub.problems.append(Problem("password", "is missing; this campaign uses passwords"))
-        elif isinstance(password, str) and not password_ok(sender, password):
-            inner = _unquoted(password)
-            if inner is None or not password_ok(sender, inner):
-                hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
-                sub.problems.append(Problem("password", "is not this player's password" + hint))
+    # The password is the seat's: the file's name says which seat when there is one, so a
+    # misspelt `player:` is not also called a wrong password.
+    seat = expected_player or (sender if isinstance(sender, str) and sender in roster.players else None)
+    if password_ok is not None and seat is not None:
+        problem = _password_problem(document.get("password"), lambda pw: password_ok(seat, pw), numeric_password)
+        if problem:
+            sub.problems.append(Problem("password", problem))
     if not sub.problems and document["player"] not in roster.due:
         sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
     if sub.problems:

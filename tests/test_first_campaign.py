@@ -1,0 +1,47 @@
+"""What a new GM and new players trip over (issue 16, and the small items of issue 15): each
+message says what is wrong in the players' words, once, and nothing untrue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_cli import campaign, passwords, pbem  # noqa: F401  (campaign is a fixture)
+
+from adjudicator.campaign.pipeline import FORM_PASSWORD
+
+
+def _check(capsys: pytest.CaptureFixture[str], root: Path, path: Path, text: str) -> tuple[int, str]:
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = pbem(capsys, "check", path, "--campaign", root)
+    return code, out
+
+
+def test_a_misspelt_player_with_the_right_password_is_not_called_a_wrong_password(
+    campaign: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path  # noqa: F811
+) -> None:
+    right = passwords(campaign)["tony"]
+    for written in ("tonny", "Tony"):
+        code, out = _check(capsys, campaign, tmp_path / "tony.yaml", f'player: {written}\nturn: 1\npassword: "{right}"\norders: []\n')
+        assert code == 1 and f"says '{written}' but the file is tony.yaml" in out, out
+        assert "password" not in out and "expected form" not in out, out
+    assert "(player ids are written as the form has them: player: tony)" in out
+    code, out = _check(capsys, campaign, tmp_path / "x.yaml", 'player: Sue\nturn: 1\npassword: "nope"\norders: []\n')
+    assert "'Sue' is not a player of this campaign (player ids are written as the form has them: player: sue)" in out
+    assert "password" not in out, out
+
+
+def test_the_forms_placeholder_password_is_named_as_such(campaign: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:  # noqa: F811
+    form = (campaign / "turn-000" / "reports" / "tony.txt").read_text(encoding="utf-8")
+    assert f'password: "{FORM_PASSWORD}"' in form
+    code, out = _check(capsys, campaign, tmp_path / "tony.yaml", f'player: tony\nturn: 1\npassword: "{FORM_PASSWORD}"\norders: []\n')
+    assert code == 1 and "you left the form's placeholder in" in out and "is not this player's password" not in out, out
+
+
+def test_missing_fields_are_named_once_and_bare_keys_as_written(campaign: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:  # noqa: F811
+    code, out = _check(capsys, campaign, tmp_path / "tony.yaml", "colour: red\n")
+    assert out.count("is missing the field 'player', the field 'turn', the field 'orders'") == 1, out
+    right = passwords(campaign)["tony"]
+    code, out = _check(capsys, campaign, tmp_path / "tony.yaml", f'player: tony\nturn: 1\npassword: "{right}"\norders: []\nnull: 1\ntrue: 2\n')
+    assert "the unknown field null, the unknown field true" in out, out
+    assert "None" not in out and "True" not in out
