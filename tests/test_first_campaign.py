@@ -45,3 +45,43 @@ def test_missing_fields_are_named_once_and_bare_keys_as_written(campaign: Path, 
     code, out = _check(capsys, campaign, tmp_path / "tony.yaml", f'player: tony\nturn: 1\npassword: "{right}"\norders: []\nnull: 1\ntrue: 2\n')
     assert "the unknown field null, the unknown field true" in out, out
     assert "None" not in out and "True" not in out
+
+
+def test_a_rejected_file_is_not_sent_by_hand_as_by_mail(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    orders = campaign / "turn-001" / "orders"
+    right = passwords(campaign)
+    for player in ("tony", "david"):
+        (orders / f"{player}.yaml").write_text(f'player: {player}\nturn: 1\npassword: "{right[player]}"\norders: []\n')
+    (orders / "sue.yaml").write_text('player: sue\nturn: 1\npassword: "wrong"\norders: []\n')
+    code, out, _ = pbem(capsys, "status", campaign)
+    assert "Every due player has sent" not in out and "Still waiting for: sue (file rejected)" in out, out
+    assert "rejected" in out and "not this player's password" in out
+    code, _, err = pbem(capsys, "adjudicate", campaign)
+    assert code == 1 and "waiting for orders from sue (file rejected" in err and not (campaign / "turn-001" / "manifest.json").exists()
+    (orders / "sue.yaml").write_text(f'player: sue\nturn: 1\npassword: "{right["sue"]}"\norders: []\n')
+    assert "Every due player has sent a valid file." in pbem(capsys, "status", campaign)[1]
+    assert pbem(capsys, "adjudicate", campaign)[0] == 0
+
+
+def test_status_names_every_file_it_will_not_read(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    orders = campaign / "turn-001" / "orders"
+    for name in ("Tony.yaml", "sue.yaml", "sue.yml", "C.yaml", "david.txt", "notes"):
+        (orders / name).write_text("player: sue\nturn: 1\norders: []\n")
+    code, out, _ = pbem(capsys, "status", campaign)
+    lines = [line for line in out.splitlines() if line.startswith("Will not be read:")]
+    assert lines == [
+        "Will not be read: orders/C.yaml (no player is called C: an order file is named after its player's id, e.g. david.yaml)",
+        "Will not be read: orders/Tony.yaml (the order file of tony is named tony.yaml)",
+        "Will not be read: orders/david.txt (the order file of david is named david.yaml)",
+        "Will not be read: orders/notes (not an order file: order files are named <player>.yaml)",
+        "Will not be read: orders/sue.yml (sue.yaml is read instead: one file per player)",
+    ], out
+    code, out, _ = pbem(capsys, "adjudicate", campaign, "--nmr")
+    assert "ignored in orders/: Tony.yaml (the order file of tony is named tony.yaml)" in out
+
+
+def test_counts_agree_with_their_nouns(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    right = passwords(campaign)["sue"]
+    (campaign / "turn-001" / "orders" / "sue.yaml").write_text(f'player: sue\nturn: 1\npassword: "{right}"\norders: [{{sid: 1, guard: 2}}]\n')
+    out = pbem(capsys, "status", campaign)[1]
+    assert "1 order " in out + " " and "1 orders" not in out

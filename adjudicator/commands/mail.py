@@ -111,18 +111,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _missing(campaign: Any) -> list[str]:
-    """Due players without a valid order file for the pending turn."""
+    """Due players without an accepted order file for the pending turn."""
     from ..campaign.adjudicate import read_orders_folder
-    from ..campaign.turn import load_submission, pending_state
+    from ..campaign.turn import check_pending
 
     last = campaign.last_turn
-    state = pending_state(campaign)
-    if campaign.game.is_over(state):
+    if campaign.game.is_over(campaign.state(last)):
         raise Failure(f"{campaign.root}: the game is over; nobody is due")
     received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    missing = []
-    for player in campaign.game.due(state):
-        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
-        if name is None or load_submission(campaign, state, last + 1, player, received[name], f"orders/{name}").nmr:
-            missing.append(player)
-    return missing
+    return [player for player, sub in check_pending(campaign, campaign.state(last), last + 1, received).items() if sub.nmr]
