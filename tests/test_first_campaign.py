@@ -85,3 +85,26 @@ def test_counts_agree_with_their_nouns(campaign: Path, capsys: pytest.CaptureFix
     (campaign / "turn-001" / "orders" / "sue.yaml").write_text(f'player: sue\nturn: 1\npassword: "{right}"\norders: [{{sid: 1, guard: 2}}]\n')
     out = pbem(capsys, "status", campaign)[1]
     assert "1 order " in out + " " and "1 orders" not in out
+
+
+@pytest.mark.parametrize("address", ["notanemail", "a@b", "tony@@example.org", "tony @example.org", "tony@example..org", ".tony@example.org"])
+def test_addresses_are_refused_at_once_in_new_and_replace(
+    campaign: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str  # noqa: F811
+) -> None:
+    code, _, err = pbem(capsys, "new", tmp_path / "c", "--game", "secrets", "--players", f"a={address},b,c")
+    assert code == 1 and f"the email of player a '{address}' is not an email address: it " in err and not (tmp_path / "c").exists()
+    code, _, err = pbem(capsys, "new", tmp_path / "d", "--game", "secrets", "--players", "a,b,c", "--gm-email", address)
+    assert code == 1 and "--gm-email" in err and not (tmp_path / "d").exists()
+    before = (campaign / "campaign.yaml").read_bytes()
+    code, _, err = pbem(capsys, "replace", campaign, "sue", "--name", "Susan", "--email", address)
+    assert code == 1 and f"--email '{address}' is not an email address" in err
+    assert (campaign / "campaign.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("address", ["tony@bücher.de", "first.last+pbem@mail.example.co.uk"])
+def test_real_addresses_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str], address: str) -> None:
+    assert pbem(capsys, "new", tmp_path / "c", "--game", "secrets", "--players", f"a={address},b,c")[0] == 0
+
+
+def test_a_game_for_exactly_two_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "Jekyll vs Hyde takes exactly 2 players, not 3" in pbem(capsys, "new", tmp_path / "j", "--game", "jekyll", "--players", "a,b,c")[2]

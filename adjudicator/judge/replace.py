@@ -37,6 +37,7 @@ from ..campaign.folder import (
 )
 from ..campaign.turn import SEATS_FILE, read_seat_changes
 from ..common import atomic
+from ..common.address import address_problem
 from ..mail import deliver
 from ..mail.ingest import load_index, save_index
 
@@ -57,6 +58,9 @@ class Replacement:
 def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
     if not name.strip():
         raise CampaignError("--name must give the new player's display name")
+    problem = address_problem(email) if email is not None else ""
+    if problem:
+        raise CampaignError(f"--email '{email}' is not an email address: it {problem}; the seat was not handed over")
     Campaign.open(root)
     with atomic.locked(Path(root)):
         campaign = prepare(Path(root))
