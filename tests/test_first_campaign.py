@@ -3,11 +3,13 @@ message says what is wrong in the players' words, once, and nothing untrue."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from test_cli import campaign, passwords, pbem  # noqa: F401  (campaign is a fixture)
 
+from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.pipeline import FORM_PASSWORD
 
 
@@ -108,3 +110,49 @@ def test_real_addresses_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 
 def test_a_game_for_exactly_two_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Jekyll vs Hyde takes exactly 2 players, not 3" in pbem(capsys, "new", tmp_path / "j", "--game", "jekyll", "--players", "a,b,c")[2]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A whole demo campaign of every game, played once for the tests that read them."""
+    from adjudicator.campaign.demo import play
+    from adjudicator.games import GAMES
+
+    root = tmp_path_factory.mktemp("demos")
+    return {g: play(root / g, g, "first", None, False).root for g in GAMES}
+
+
+RAW = ("None", "True", "False", "['", "…", "_")
+"""What raw data looks like in a table: Python values, lists as Python writes them, cut cells, JSON keys."""
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_show_and_the_demo_print_tables_in_the_games_words_that_fit(
+    finished: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    from adjudicator.games import GAMES
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    for game_id, root in finished.items():
+        game = GAMES[game_id]
+        code, out, _ = pbem(capsys, "show", root)
+        name = Campaign.open(root).config["name"]
+        assert code == 0 and out.startswith(f"{name} ({game.title}): over after turn "), out
+        table = out.split("\n", 1)[1].rsplit("Winners:", 1)[0]
+        assert all(len(line) <= width for line in out.splitlines()), out
+        assert not [raw for raw in RAW if raw in table], (game_id, out)
+        data = json.loads(pbem(capsys, "show", root, "--json", "--player", Campaign.open(root).players[0]["id"])[1])
+        assert {k for row in data["players"].values() for k in row} <= set(game.field_labels), game_id  # every field has words
+        player = Campaign.open(root).players[0]["id"]
+        code, out, _ = pbem(capsys, "show", root, "--player", player)
+        assert code == 0 and "'s view" in out and all(len(line) <= width for line in out.splitlines())
+
+
+def test_the_demo_ends_with_the_public_report_and_what_to_try_next(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = pbem(capsys, "demo", "hide", tmp_path / "d", "--no-passwords")
+    assert code == 0 and not [raw for raw in RAW if raw in out.split("Campaign folder")[0]], out
+    assert all(len(line) <= 80 for line in out.split("Campaign folder")[0].splitlines()), out
+    public = next(line for line in out.splitlines() if line.startswith("Public report of the last turn: "))
+    assert public.endswith("/reports/public.md") and Path(public.split(": ", 1)[1]).is_file()
+    assert "Try next: pbem report " in out and "pbem new DIR --game hide" in out

@@ -11,8 +11,8 @@ HELP = "check an order file before sending it"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
-    p.add_argument("--campaign", required=True)
+    p.add_argument("file", help="the order file, e.g. tony.yaml")
+    p.add_argument("--campaign", required=True, metavar="DIR", help="the campaign folder")
 
 
 def run(args: argparse.Namespace) -> int:

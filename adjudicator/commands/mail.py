@@ -6,19 +6,19 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .console import Failure, console
+from .console import Failure, console, plural
 
 HELP = "build report messages (or reminders) into the outbox, and send them"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
     p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
-    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport)
-    p.add_argument("--starttls", action="store_true")
+    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport, help="the SMTP server to send through, e.g. localhost:25")
+    p.add_argument("--starttls", action="store_true", help="switch the SMTP connection to TLS before logging in")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
     p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
@@ -79,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [red]refused earlier:[/] {escape(entry['file'])} ({escape(entry['refused'])}) was not delivered; {escape(fix)}.")
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
-        out.print(f"Outbox {compose.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.", markup=False)
+        out.print(f"Outbox {compose.outbox_dir(root)}: {plural(len(files), 'message')} built, {len(written)} new or changed.", markup=False)
         if smtp is None:
             pending = deliver.outbox_summary(root)["pending"]
-            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
+            out.print(f"{plural(len(pending), 'message')} {'waits' if len(pending) == 1 else 'wait'} to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
             return 0
         refusals: list[str] = []
 
@@ -97,16 +97,17 @@ def run(args: argparse.Namespace) -> int:
         except compose.MailError as exc:
             raise Failure(str(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
-            raise Failure(f"mail delivery stopped: {exc}; what was delivered is recorded, run the command again to resume") from None
+            raise Failure(f"mail delivery to {host}:{port} stopped: {exc.strerror or exc if isinstance(exc, OSError) else exc}; "
+                          "what was delivered is recorded, run the command again to resume") from None
         doubtful = deliver.in_doubt(root)
         if refusals:
-            out.print(f"{len(delivered)} messages delivered; {len(refusals)} refused by the server (above), not delivered.")
+            out.print(f"{plural(len(delivered), 'message')} delivered; {len(refusals)} refused by the server (above), not delivered.")
             return 1
         not_sent = [f"{n} {what}" for n, what in ((len(doubtful), "in doubt"), (len(deliver.refused(root)), "refused")) if n]
         if not_sent:
-            out.print(f"{len(delivered)} messages delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
+            out.print(f"{plural(len(delivered), 'message')} delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
         else:
-            out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
+            out.print(f"{plural(len(delivered), 'message')} delivered; every message in the outbox has now been sent.")
     return 0
 
 

@@ -11,7 +11,7 @@ HELP = "hand a seat to a new player from the pending turn on"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("seat", help="the seat's player id; it stays the same")
     p.add_argument("--name", required=True, help="the new player's display name")
     p.add_argument("--email", help="the new player's address")

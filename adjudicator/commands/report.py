@@ -12,9 +12,9 @@ HELP = "print a rendered report"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
-    p.add_argument("--turn", type=int)
-    p.add_argument("--player")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
+    p.add_argument("--turn", type=int, help="an adjudicated turn (default: the last; 0 is the opening)")
+    p.add_argument("--player", help="a player id (default: the public report)")
 
 
 _READABLE = {".txt": 0, ".md": 1, ".html": 2}

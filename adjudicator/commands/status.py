@@ -12,7 +12,7 @@ HELP = "turn, phase, who is due, who has sent valid orders"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
 
 
 def run(args: argparse.Namespace) -> int:

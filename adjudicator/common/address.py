@@ -8,6 +8,7 @@ or specials, and a domain of dot-separated labels (Unicode letters allowed: IDNA
 
 from __future__ import annotations
 
+import email.utils
 import re
 
 _LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+\Z")
@@ -15,7 +16,10 @@ _LABEL = re.compile(r"(?!-)[\w-]{1,63}(?<!-)\Z")
 
 
 def address_problem(text: str) -> str:
-    """What keeps `text` from being a usable email address; empty when it is one."""
+    """What keeps `text` from being a usable email address; empty when it is one.
+    `Name <address>` is an address too (a GM's From often is)."""
+    if text.rstrip().endswith(">") and "<" in text and not any(not c.isprintable() for c in text):
+        text = email.utils.parseaddr(text)[1] or text
     if not text or any(c.isspace() or not c.isprintable() for c in text):
         return "has a blank or a control character" if text else "is empty"
     if text.count("@") != 1:

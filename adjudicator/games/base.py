@@ -80,6 +80,8 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: dict[str, Option]
+    field_labels: dict[str, str]
+    """Each field of `player_fields` -> its column heading for people (`pbem show`, the demo)."""
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""

@@ -32,6 +32,8 @@ class Secrets:
     title = "Sid's Secrets"
     min_players = 3
     max_players = 6
+    field_labels = {"score": "score", "secrets": "secrets left", "sids": "SIDs left"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "turns": Option(5, "how many turns the game lasts (the rulebook plays 5)", minimum=1, maximum=20),
         "max_players": Option(
