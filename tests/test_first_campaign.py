@@ -156,3 +156,32 @@ def test_the_demo_ends_with_the_public_report_and_what_to_try_next(tmp_path: Pat
     public = next(line for line in out.splitlines() if line.startswith("Public report of the last turn: "))
     assert public.endswith("/reports/public.md") and Path(public.split(": ", 1)[1]).is_file()
     assert "Try next: pbem report " in out and "pbem new DIR --game hide" in out
+
+
+def test_a_refused_smtp_connection_names_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    campaign = tmp_path / "c"
+    pbem(capsys, "new", campaign, "--game", "secrets", "--players", "a=a@example.org,b,c", "--gm-email", "gm@example.org")
+
+    with socket.socket() as probe:  # a port nobody listens on: bound, never listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        code, _, err = pbem(capsys, "mail", campaign, "--send", "--smtp", f"127.0.0.1:{port}")
+    assert code == 1 and f"mail delivery to 127.0.0.1:{port} stopped: Connection refused" in err, err
+    assert "[Errno" not in err
+
+
+def test_help_describes_every_argument_the_games_and_their_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.cli import build_parser
+    from adjudicator.games import GAMES
+
+    parser = build_parser()
+    for name, sub in parser._subparsers._group_actions[0].choices.items():  # type: ignore[union-attr]
+        undescribed = [a.dest for a in sub._actions if a.help is None]
+        assert not undescribed, (name, undescribed)
+    text = parser._subparsers._group_actions[0].choices["new"].format_help()  # type: ignore[union-attr]
+    assert "--game GAME" in text and all(game_id in text for game_id in GAMES)
+    for game in GAMES.values():
+        assert f"{game.id} ({game.title})" in text
+        assert all(f"{key}=" in text for key in game.options)
