@@ -20,6 +20,7 @@ CAPTURE_POINTS = 5
 # "SID 1 steal David 8", "sid 2 steal Tony secret 6", "SID 3 guard secret 6", "SID 3 guard 6"
 _STEAL = re.compile(r"\s*sid\s*(\d+)\s+steals?\s+(.+?)\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
 _GUARD = re.compile(r"\s*sid\s*(\d+)\s+guards?\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
+_SID_WORD = re.compile(r"\bsid\s*\d", re.IGNORECASE)
 
 
 def value(secret: int) -> int:
@@ -330,6 +331,8 @@ def _parse(item: Any) -> dict[str, Any] | str:
     """Canonical dict, or the reason the item cannot be read."""
     if isinstance(item, dict):
         return item
+    if len(_SID_WORD.findall(item)) > 1:  # the rulebook's "SID 1 steal Tony 9, SID 6 steal Tony 6"
+        return "this item holds more than one order: write each order as its own list item, one per line (- SID 1 steal tony 9)"
     match = _STEAL.match(item)
     if match:
         return {"sid": int(match[1]), "steal": {"player": match[2], "secret": int(match[3])}}
