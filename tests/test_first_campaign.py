@@ -185,3 +185,18 @@ def test_help_describes_every_argument_the_games_and_their_options(capsys: pytes
     for game in GAMES.values():
         assert f"{game.id} ({game.title})" in text
         assert all(f"{key}=" in text for key in game.options)
+
+
+def test_a_void_identity_bid_says_the_bid_is_drawn_at_random(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "id"
+    assert pbem(capsys, "new", root, "--game", "identity", "--players", "a,b,c", "--no-passwords", "--seed", "void-bid")[0] == 0
+    hand = json.loads((root / "turn-000" / "state.json").read_text())["hands"]["a"]
+    absent = next(f"{c}-{n}" for c in ("purple", "blue", "green", "orange") for n in range(1, 4) if f"{c}-{n}" not in hand)
+    path = root / "turn-001" / "orders" / "a.yaml"
+    path.write_text(f"player: a\nturn: 1\norders:\n  - bid {absent}, {absent}\n")
+    code, out, _ = pbem(capsys, "check", path, "--campaign", root)
+    assert code == 1 and "VOID" in out and "In its place both bid cards are drawn at random from the rest of your hand" in out, out
+    assert "would do nothing" not in out
+    pbem(capsys, "adjudicate", root, "--nmr")
+    report = (root / "turn-001" / "reports" / "a.txt").read_text()
+    assert "In its place both bid cards are drawn at random" in report and "This order does nothing" not in report

@@ -64,5 +64,5 @@ def run(args: argparse.Namespace) -> int:
         if reading.accepted:
             print(f"      -> {reading.meaning}")
         else:
-            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. This order would do nothing; the others stand.")
+            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. " + (reading.instead or "This order would do nothing; the others stand."))
     return 1 if sub.void else 0

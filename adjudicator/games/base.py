@@ -57,6 +57,9 @@ class Reading:
     """What the order will be taken to mean, in plain words."""
     void: str | None = None
     """Why the order is void, in plain words; None when accepted."""
+    instead: str = ""
+    """What happens in place of a void order, when the game puts something there (Identity
+    draws a missing bid card at random); empty when the order simply does nothing."""
 
     @property
     def accepted(self) -> bool:
