@@ -77,14 +77,36 @@ PasswordCheck = Callable[[str, str], bool]
 """(player, password) -> whether it is that player's password."""
 
 
+@dataclass(frozen=True)
+class Position:
+    """What checking an order file needs of the pending turn: its phase, who plays and who
+    is due, their display names, and the view of the player whose file it is. A campaign's
+    state gives all of it (`of`); a player's view file (adjudicator/campaign/viewfile.py)
+    gives it for that one player, so `pbem check --view` reads nothing else."""
+
+    phase: str
+    roster: Roster
+    names: dict[str, str]
+    view_of: Callable[[str], Any]
+
+    @classmethod
+    def of(cls, game: Game, state: State, roster: Roster | None = None) -> Position:
+        return cls(game.phase(state), roster or Roster.of(game, state), state.get("names", {}), lambda p: game.view(state, p))
+
+
 def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list[Reading]:
+    """The orders of a file, read against the campaign's state (see read_view_orders)."""
+    return read_view_orders(game, game.phase(state), game.view(state, player), player, items)
+
+
+def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list[Any]) -> list[Reading]:
     """Check each order against the phase schema, then let the game read the rest.
 
     A schema-breaking order is void on its own; the others stand (design 5).
     The game sees only the player's own view, so `pbem check` can tell a player
     exactly what the adjudicator will make of the file and nothing more.
     """
-    schema = schemas.load(f"{game.id}/{game.phase(state)}")
+    schema = schemas.load(f"{game.id}/{phase}")
     readings: dict[int, Reading] = {}
     valid: list[tuple[int, Any]] = []
     for index, item in enumerate(items):
@@ -98,7 +120,7 @@ def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list
         else:
             valid.append((index, item))
     if valid:
-        for reading in game.read_orders(game.view(state, player), player, valid):
+        for reading in game.read_orders(view, player, valid):
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings[reading.index] = reading
     return [readings[i] for i in sorted(readings)]
@@ -121,12 +143,12 @@ FORM_PASSWORD = "your password"
 """The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2)."""
 
 
-def _player_problem(sender: Any, expected: str | None, source: str, roster: Roster, state: State) -> str:
+def _player_problem(sender: Any, expected: str | None, source: str, roster: Roster, names: dict[str, str]) -> str:
     """What is wrong with the file's `player:` (empty when nothing): a different seat than the
     file's, or nobody of this campaign; a display name or a capital letter gets the id to write."""
     if not isinstance(sender, str):
         return ""
-    meant = _meant_id(sender, roster, state)
+    meant = _meant_id(sender, roster, names)
     hint = f" (player ids are written as the form has them: player: {meant})" if meant and meant != sender else ""
     if expected is not None and sender != expected:
         return f"says '{sender}' but the file is {source or expected + '.yaml'}" + (hint if meant == expected else "")
@@ -135,11 +157,10 @@ def _player_problem(sender: Any, expected: str | None, source: str, roster: Rost
     return ""
 
 
-def _meant_id(sender: str, roster: Roster, state: State) -> str | None:
+def _meant_id(sender: str, roster: Roster, names: dict[str, str]) -> str | None:
     """The player id a `player:` line most likely meant: the id itself, or the id whose spelling
     or display name it is but for capitals and spaces."""
     folded = " ".join(sender.split()).casefold()
-    names = state.get("names", {})
     for player in sorted(roster.players):
         if folded in (player.casefold(), " ".join(str(names.get(player, "")).split()).casefold()):
             return player
@@ -173,7 +194,22 @@ def check_document(
     roster: Roster | None = None,
 ) -> Submission:
     """Check a parsed order file: the envelope first (any fault rejects the file), then each order."""
-    roster = roster or Roster.of(game, state)
+    return check_position(game, Position.of(game, state, roster), document, turn=turn, expected_player=expected_player,
+                          password_ok=password_ok, source=source)
+
+
+def check_position(
+    game: Game,
+    position: Position,
+    document: Any,
+    *,
+    turn: int,
+    expected_player: str | None,
+    password_ok: PasswordCheck | None,
+    source: str = "",
+) -> Submission:
+    """check_document against a Position: the campaign's, or one player's view file."""
+    roster = position.roster
     player = expected_player or (document.get("player") if isinstance(document, dict) else None) or "?"
     sub = Submission(player=str(player), status="rejected", source=source)
     if not isinstance(document, dict):
@@ -185,7 +221,7 @@ def check_document(
     if "orders" in document and document["orders"] is None:  # `orders:` and only commented-out lines:
         document = {**document, "orders": []}  # the order form sent back unfilled, no orders (not an NMR)
     sender, number = document.get("player"), document.get("turn")
-    wrong_player = _player_problem(sender, expected_player, source, roster, state)
+    wrong_player = _player_problem(sender, expected_player, source, roster, position.names)
     for error in schemas.load("common/order-file").errors(document):
         if not (wrong_player and error.path == "player"):  # one line on the player, the more useful one
             sub.problems.append(Problem(error.path, error.message))
@@ -208,7 +244,7 @@ def check_document(
         return sub
     sub.player = document["player"]
     sub.status = "accepted"
-    sub.readings = read_orders(game, state, sub.player, document["orders"])
+    sub.readings = read_view_orders(game, position.phase, position.view_of(sub.player), sub.player, document["orders"])
     return sub
 
 

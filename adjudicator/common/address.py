@@ -3,7 +3,8 @@
 `pbem new` and `pbem replace` check the addresses they are given at once, so a typo is
 named while the GM is typing, not at the first `pbem mail`. The test is a practical one
 (RFC 5321's mailbox, not every form RFC 5322 allows): one @, a local part without blanks
-or specials, and a domain of dot-separated labels (Unicode letters allowed: IDNA domains).
+or specials, and a domain of dot-separated labels (Unicode letters allowed in both: SMTPUTF8
+and IDNA).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import email.utils
 import re
 
-_LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+\Z")
+_LOCAL = re.compile(r"[\w!#$%&'*+/=?^`{|}~.-]+\Z")  # letters of any script: SMTPUTF8 delivers them
 _LABEL = re.compile(r"(?!-)[\w-]{1,63}(?<!-)\Z")
 
 

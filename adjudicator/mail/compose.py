@@ -26,7 +26,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Self
 
-from ..campaign import schedule
+from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.turn import pending_state
 from ..common import atomic
@@ -238,6 +238,12 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
         except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
             notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
             continue
+        view = viewfile.for_report(campaign, turn, player)  # for `pbem check FILE --view VIEWFILE` (docs/orders.md)
+        if view is not None:
+            message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
+            # The same message, byte for byte, on every build: the boundary is made from what it
+            # separates ("=_" occurs in neither quoted-printable nor base64 text).
+            message.set_boundary(f"=_pbem.{hashlib.sha256(message['Message-ID'].encode() + view).hexdigest()[:32]}")
         files[f"{folder}/report-{player}.eml"] = to_bytes(message)
     public = reports / "public.md"
     if public.is_file():
