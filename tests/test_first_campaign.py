@@ -161,13 +161,13 @@ def test_the_demo_ends_with_the_public_report_and_what_to_try_next(tmp_path: Pat
 def test_a_refused_smtp_connection_names_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 
-    campaign = tmp_path / "c"
-    pbem(capsys, "new", campaign, "--game", "secrets", "--players", "a=a@example.org,b,c", "--gm-email", "gm@example.org")
+    root = tmp_path / "c"
+    pbem(capsys, "new", root, "--game", "secrets", "--players", "a=a@example.org,b,c", "--gm-email", "gm@example.org")
 
     with socket.socket() as probe:  # a port nobody listens on: bound, never listening
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-        code, _, err = pbem(capsys, "mail", campaign, "--send", "--smtp", f"127.0.0.1:{port}")
+        code, _, err = pbem(capsys, "mail", root, "--send", "--smtp", f"127.0.0.1:{port}")
     assert code == 1 and f"mail delivery to 127.0.0.1:{port} stopped: Connection refused" in err, err
     assert "[Errno" not in err
 
