@@ -99,6 +99,21 @@ class Secrets:
             for p in view["players"]
         }
 
+    def form_examples(self, view: View, player: str) -> list[str]:
+        """The shorthand orders the order form suggests, each legal for this player now: a SID
+        still free, a secret its owner still holds, a guard no restriction forbids."""
+        sids, examples = view["sids"][player], []
+        victim = next((p for p in view["players"] if p != player and view["secrets"][p]), None)
+        if sids and victim is not None:
+            examples.append(f"SID {sids[0]} steal {victim} {view['secrets'][victim][-1]}")
+        guard = sids[len(examples)] if len(sids) > len(examples) else None  # another SID than the thief's
+        if guard is not None:
+            barred = {r["secret"] for r in view["restrictions"] if r["sid"] == guard}
+            secret = next((s for s in reversed(view["secrets"][player]) if s not in barred), None)
+            if secret is not None:
+                examples.append(f"SID {guard} guard secret {secret}")
+        return examples
+
     # -- reading orders ---------------------------------------------------
 
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
