@@ -200,3 +200,36 @@ def test_a_void_identity_bid_says_the_bid_is_drawn_at_random(tmp_path: Path, cap
     pbem(capsys, "adjudicate", root, "--nmr")
     report = (root / "turn-001" / "reports" / "a.txt").read_text()
     assert "In its place both bid cards are drawn at random" in report and "This order does nothing" not in report
+
+
+def test_a_replacement_edits_only_its_entry_tells_the_outgoing_player_and_mails_one_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "spies"
+    pbem(capsys, "new", root, "--game", "secrets", "--players", "ann=ann@example.org,bob=bob@example.org,cy=cy@example.org",
+         "--names", "ann=Ann Marie", "--gm-email", "gm@example.org", "--seed", "r")
+    settings = root / "campaign.yaml"
+    written = settings.read_text().replace("\nplayers:\n", '\n# the GM\'s own note\nschedule:\n  timezone: Europe/London\n'
+                                                          '  start: "2026-11-10 20:00"\n  every: 7 days\nplayers:\n')
+    settings.write_text(written)
+    assert pbem(capsys, "adjudicate", root, "--nmr")[0] == 0
+    code, out, _ = pbem(capsys, "replace", root, "ann", "--name", "Zoe", "--email", "zoe@example.org")
+    assert code == 0 and "--player ann" in out and "handover-ann.eml" in out, out
+    after = settings.read_text()
+    assert 'start: "2026-11-10 20:00"' in after and "# the GM's own note" in after
+    assert after.split("- id: bob")[1] == written.split("- id: bob")[1]  # the other entries, byte for byte
+    told = (root / "mail" / "outbox" / "turn-002" / "handover-ann.eml").read_text()
+    assert "To: Ann Marie <ann@example.org>" in told and "played by Zoe" in told
+
+    code, out, _ = pbem(capsys, "mail", root, "--turn", 1, "--player", "ann")
+    assert code == 0, out
+    built = sorted(p.name for p in (root / "mail" / "outbox" / "turn-001").iterdir())
+    assert built == ["report-ann.eml"], built
+    import email
+    import email.policy
+
+    message = email.message_from_bytes((root / "mail" / "outbox" / "turn-001" / "report-ann.eml").read_bytes(), policy=email.policy.default)
+    assert message["To"].addresses[0].addr_spec == "zoe@example.org"
+    body = message.get_body(("plain",)).get_content()
+    assert body.startswith("You take over the seat ann from Ann Marie from turn 2 on. This report of turn 1 was written for Ann Marie")
+    assert "no player 'zed'" in pbem(capsys, "mail", root, "--player", "zed")[2]

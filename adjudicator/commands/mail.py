@@ -15,6 +15,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
+    p.add_argument("--player", metavar="P", help="build (and with --send, send) only this player's messages, e.g. after pbem replace")
     p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
     p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport, help="the SMTP server to send through, e.g. localhost:25")
@@ -65,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
             raise Failure(str(exc)) from None
         except ScheduleError as exc:
             raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
+        if args.player is not None:
+            if campaign.player(args.player) is None:
+                raise Failure(f"no player '{args.player}' in {campaign.root}; players: {', '.join(p['id'] for p in campaign.players)}")
+            files = {name: data for name, data in files.items() if _for_player(name, args.player)}
+            notes = [note for note in notes if note.startswith(f"{args.player}:")]
         written = compose.write_outbox(root, files)
         if args.resend_in_doubt:
             for name in deliver.resend_in_doubt(root):
@@ -92,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             delivered = deliver.send(
-                root, smtp, clock=clock.now, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused
+                root, smtp, clock=clock.now, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused,
+                only=(lambda name: _for_player(name, args.player)) if args.player else (lambda name: True),
             )
         except compose.MailError as exc:
             raise Failure(str(exc)) from None
@@ -109,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             out.print(f"{plural(len(delivered), 'message')} delivered; every message in the outbox has now been sent.")
     return 0
+
+
+def _for_player(name: str, player: str) -> bool:
+    """Whether an outbox file (`turn-NNN/report-P.eml`, `turn-NNN/remind-P.eml`) is this player's."""
+    return name.rpartition("/")[2] in (f"report-{player}.eml", f"remind-{player}.eml")
 
 
 def _missing(campaign: Any) -> list[str]:
