@@ -233,3 +233,16 @@ def test_a_replacement_edits_only_its_entry_tells_the_outgoing_player_and_mails_
     body = message.get_body(("plain",)).get_content()
     assert body.startswith("You take over the seat ann from Ann Marie from turn 2 on. This report of turn 1 was written for Ann Marie")
     assert "no player 'zed'" in pbem(capsys, "mail", root, "--player", "zed")[2]
+
+
+def test_an_order_naming_a_player_who_left_says_whose_the_seat_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "spies"
+    pbem(capsys, "new", root, "--game", "secrets", "--players", "ann,bob,cy", "--names", "ann=Ann Marie", "--no-passwords", "--seed", "r")
+    pbem(capsys, "adjudicate", root, "--nmr")
+    pbem(capsys, "replace", root, "ann", "--name", "Zoe")
+    order = root / "turn-002" / "orders" / "bob.yaml"
+    order.write_text('player: bob\nturn: 2\norders: ["SID 1 steal Ann Marie 3"]\n')
+    code, out, _ = pbem(capsys, "check", order, "--campaign", root)
+    assert code == 1 and "(Ann Marie handed the seat ann over to Zoe: name the seat ann or its new player)" in out, out
+    pbem(capsys, "adjudicate", root, "--nmr")
+    assert "Ann Marie handed the seat ann over to Zoe" in (root / "turn-002" / "reports" / "bob.txt").read_text()

@@ -88,10 +88,13 @@ class Position:
     roster: Roster
     names: dict[str, str]
     view_of: Callable[[str], Any]
+    former: dict[str, str] = field(default_factory=dict)
+    """The display names of players who handed their seat over (`pbem replace`) -> the seat."""
 
     @classmethod
-    def of(cls, game: Game, state: State, roster: Roster | None = None) -> Position:
-        return cls(game.phase(state), roster or Roster.of(game, state), state.get("names", {}), lambda p: game.view(state, p))
+    def of(cls, game: Game, state: State, roster: Roster | None = None, former: dict[str, str] | None = None) -> Position:
+        return cls(game.phase(state), roster or Roster.of(game, state), state.get("names", {}), lambda p: game.view(state, p),
+                   former or {})
 
 
 def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list[Reading]:
@@ -192,9 +195,10 @@ def check_document(
     password_ok: PasswordCheck | None,
     source: str = "",
     roster: Roster | None = None,
+    former: dict[str, str] | None = None,
 ) -> Submission:
     """Check a parsed order file: the envelope first (any fault rejects the file), then each order."""
-    return check_position(game, Position.of(game, state, roster), document, turn=turn, expected_player=expected_player,
+    return check_position(game, Position.of(game, state, roster, former), document, turn=turn, expected_player=expected_player,
                           password_ok=password_ok, source=source)
 
 
@@ -245,7 +249,21 @@ def check_position(
     sub.player = document["player"]
     sub.status = "accepted"
     sub.readings = read_view_orders(game, position.phase, position.view_of(sub.player), sub.player, document["orders"])
+    if position.former:
+        for reading in sub.void:
+            _hint_handed_over(reading, position)
     return sub
+
+
+def _hint_handed_over(reading: Reading, position: Position) -> None:
+    """A void order that names a player who has left: say whose the seat is now."""
+    written = reading.written.casefold()
+    current = {name.casefold() for name in position.names.values()}
+    for name, seat in sorted(position.former.items()):
+        if name.casefold() in written and name.casefold() not in current:
+            reading.void = (f"{reading.void} ({name} handed the seat {seat} over to {position.names.get(seat, seat)}: "
+                            f"name the seat {seat} or its new player)")
+            return
 
 
 def missing(player: str) -> Submission:

@@ -43,7 +43,8 @@ def sha256(data: bytes) -> str:
 
 
 def load_submission(
-    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str, roster: Roster | None = None
+    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str, roster: Roster | None = None,
+    former: dict[str, str] | None = None,
 ) -> Submission:
     """One order file, read and checked; any failure at all becomes that file's rejection."""
     try:
@@ -62,6 +63,7 @@ def load_submission(
             password_ok=(lambda p, pw: campaign.password_ok(p, pw, turn)) if campaign.uses_passwords else None,
             source=source,
             roster=roster,
+            former=former,
         )
     except Exception as exc:  # noqa: BLE001
         return Submission(player, "rejected", source, [Problem("(the whole file)", f"could not be checked ({type(exc).__name__})")])
@@ -388,14 +390,24 @@ def check_files(
 ) -> dict[str, Submission]:
     """Each due player's file of the pending turn, checked (missing when there is none)."""
     due = campaign.game.due(state)
+    former = former_names(campaign, turn)
 
     def submission(player: str) -> Submission:
         if player not in by_player:
             return missing(player)
         name = by_player[player]
-        return load_submission(campaign, state, turn, player, order_bytes[name], f"orders/{name}", roster)
+        return load_submission(campaign, state, turn, player, order_bytes[name], f"orders/{name}", roster, former)
 
     return dict(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
+
+
+def former_names(campaign: Campaign, turn: int) -> dict[str, str]:
+    """The display names of players who handed a seat over by `turn` -> the seat (from the seats
+    files, inputs of their turns), so that an order naming one is told whose the seat is now."""
+    if not any(seat_changes(campaign, number) for number in range(1, turn + 1)):
+        return {}
+    history = seat_history(campaign, campaign.setup_record(), turn)
+    return {holder["name"]: seat for seat, holders in sorted(history.items()) for holder in holders[:-1]}
 
 
 def check_pending(campaign: Campaign, state: State, turn: int, order_bytes: dict[str, bytes], jobs: int = 1) -> dict[str, Submission]:

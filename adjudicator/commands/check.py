@@ -66,7 +66,7 @@ def _with_campaign(root: Path, path: Path) -> Checker:
     """The GM's check: against the campaign folder, the password included."""
     from ..campaign.folder import Campaign
     from ..campaign.pipeline import check_document
-    from ..campaign.turn import pending_state
+    from ..campaign.turn import former_names, pending_state
 
     campaign = Campaign.open(root)
     last = campaign.last_turn
@@ -75,10 +75,11 @@ def _with_campaign(root: Path, path: Path) -> Checker:
         raise Failure(f"{campaign.root}: the game is over; no orders are due")
     ids = set(state["players"])
     expected = path.stem if path.stem in ids else None
+    former = former_names(campaign, last + 1)
 
     def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str]:
         sub = check_document(campaign.game, state, document, turn=last + 1, expected_player=expected,
-                             password_ok=campaign.password_ok if campaign.uses_passwords else None, source=source)
+                             password_ok=campaign.password_ok if campaign.uses_passwords else None, source=source, former=former)
         return sub, last + 1, lambda p: p not in ids or p in campaign.game.due(state), ""
 
     return check
