@@ -72,10 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "send", False) and not args.smtp:  # argparse cannot say that one option needs another
         parser.error("mail --send needs --smtp HOST:PORT")
     gc.set_threshold(FEWER_COLLECTIONS, *gc.get_threshold()[1:])
-    from .campaign.folder import CampaignError
-    from .common.atomic import Busy
-    from .games import UnknownGame
-
+    try:
+        from .campaign.folder import CampaignError
+        from .common.atomic import Busy
+        from .games import UnknownGame
+    except ModuleNotFoundError as exc:
+        err(missing_dependency(exc))
+        return 1
     try:
         return args.func(args)
     except (Failure, CampaignError, UnknownGame, Busy) as exc:
@@ -87,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`pbem report DIR | head`): not a failure of the command
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 0
+    except ModuleNotFoundError as exc:  # pbem installed without its dependencies (`pip install --no-deps`)
+        err(missing_dependency(exc))
+        return 1
     except FileNotFoundError as exc:
         err(f"{exc.filename}: no such file or folder" if exc.filename else str(exc))
         return 1
@@ -100,6 +106,20 @@ def main(argv: list[str] | None = None) -> int:
              "damaged (`pbem audit DIR` names the first that differs), or this is a bug in pbem: please report "
              "this message (PBEM_TRACEBACK=1 shows where it happened)")
         return 1
+
+
+DEPENDENCIES = {"yaml": "pyyaml", "jsonschema": "jsonschema", "fastjsonschema": "fastjsonschema", "jinja2": "jinja2", "rich": "rich"}
+"""The modules pbem imports from other packages -> the package (pyproject's dependencies) that holds each."""
+
+
+def missing_dependency(exc: ModuleNotFoundError) -> str:
+    """A dependency that is not installed, named as such: nothing is wrong with any campaign."""
+    module = (exc.name or "").partition(".")[0]
+    package = DEPENDENCIES.get(module)
+    if package is None:  # a module of pbem itself is missing: a broken install, still not a campaign's fault
+        return f"pbem is installed incompletely (no module named '{exc.name}'); reinstall it: pip install --force-reinstall pbem-adjudicator"
+    return (f"the Python package '{package}' that pbem needs is not installed for {sys.executable}; "
+            f"install it (pip install {package}, or pip install . from pbem's source); nothing was read or written")
 
 
 if __name__ == "__main__":

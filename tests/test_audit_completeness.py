@@ -124,7 +124,7 @@ def running(tmp_path: Path) -> Path:
 def test_the_pending_turn_is_not_a_divergence(running: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_audit(capsys, running)
     assert code == 0, out
-    assert "the opening and 1 turns replay" in out
+    assert "the opening and 1 turn replay" in out
 
 
 def test_no_pending_folder_at_all_is_not_a_divergence(running: Path) -> None:

@@ -73,7 +73,7 @@ def test_seed_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_a_turn_from_status_to_report(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = pbem(capsys, "status", campaign)
-    assert code == 0 and "Still missing: tony, david, sue" in out
+    assert code == 0 and "Still waiting for: tony, david, sue" in out
 
     send(campaign, "tony", ["SID 1 steal David 8", {"sid": 3, "guard": 6}, {"sid": 9, "guard": 1}])
     code, out, _ = pbem(capsys, "check", campaign / "turn-001" / "orders" / "tony.yaml", "--campaign", campaign)

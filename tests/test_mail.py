@@ -91,7 +91,7 @@ def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str, str]
 
 def text(message: EmailMessage) -> str:
     """The body as the reader sees it (on the wire lines end in CRLF)."""
-    return message.get_content().replace("\r\n", "\n")
+    return message.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def outbox(root: Path) -> dict[str, bytes]:
@@ -116,7 +116,10 @@ def test_reports_are_built_once_and_sent_once(campaign: Path, smtp: tuple[Mailbo
     assert maria["Subject"] == "[Spies] Sid's Secrets, turn 1: report for María José"
     assert maria["To"].addresses[0].display_name == "María José"
     assert maria["From"].addresses[0].addr_spec == "gm@example.org"
-    assert maria.get_content_type() == "text/plain" and maria.get_content_charset() == "utf-8"
+    body = maria.get_body(("plain",))
+    assert body.get_content_type() == "text/plain" and body.get_content_charset() == "utf-8"
+    [view] = [part for part in maria.iter_attachments() if part.get_filename() == "maria-turn-002.view.json"]
+    assert view.get_content_type() == "application/json"  # for pbem check FILE --view VIEWFILE
     assert text(maria) == (campaign / "turn-001" / "reports" / "maria.txt").read_text()
     assert maria["Date"] is not None
     stored = email.message_from_bytes(built["turn-001/report-maria.eml"], policy=email.policy.default)
@@ -214,9 +217,9 @@ def test_mail_needs_a_gm_address_and_a_valid_smtp(tmp_path: Path, capsys: pytest
 
 def test_one_bad_address_does_not_hold_up_the_others(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "typo"
-    players = [dict(p) for p in PLAYERS]
-    players[0]["email"] = "tony at example.org"
-    create(root, "secrets", players, seed="x", gm_email="gm@example.org")
+    create(root, "secrets", PLAYERS, seed="x", gm_email="gm@example.org")  # pbem new refuses the typo: a hand edit makes it
+    settings = root / "campaign.yaml"
+    settings.write_text(settings.read_text().replace("tony@example.org", "tony at example.org"))
     code, out, _ = pbem(capsys, "mail", root)
     assert code == 0 and "tony: 'tony at example.org' is not an email address" in " ".join(out.split())
     assert sorted(outbox(root)) == ["turn-000/report-david.eml", "turn-000/report-maria.eml", "turn-000/report-public.eml"]

@@ -94,7 +94,9 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
 
 def _decoded(path: Path) -> str:
     message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    return str(message["To"]) + str(message["Cc"] or "") + str(message["Subject"]) + message.get_content()
+    parts = [part.get_content() for part in message.walk() if not part.is_multipart()]  # the body and any view file
+    return str(message["To"]) + str(message["Cc"] or "") + str(message["Subject"]) + "".join(
+        p if isinstance(p, str) else p.decode("utf-8") for p in parts)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -83,7 +83,7 @@ def test_a_changed_seat_name_is_an_audited_input(campaign: Path, capsys: pytest.
     assert pbem(capsys, "replace", campaign, "sue", "--name", "Sam")[0] == 0
     adjudicate(campaign, nmr=True)
     (campaign / "turn-001" / "seats.yaml").write_text("sue: {name: Someone Else}\n")
-    assert "turn-001/manifest.json differs" in (audit(campaign).divergence or "")
+    assert "turn-001/seats.yaml was changed after the turn was adjudicated" in (audit(campaign).divergence or "")
 
 
 def test_two_replacements_before_a_turn_leave_one_history_entry(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,6 +2,7 @@
 
 import pytest
 
+from adjudicator.common import yamlsafe
 from adjudicator.common.yamlsafe import MAX_BYTES, YamlError, load
 
 
@@ -76,3 +77,42 @@ def test_alias_bomb_is_refused_quickly() -> None:
 
 def test_a_leading_plus_keeps_the_text() -> None:
     assert load("a: +3\nb: -3\nc: 3\nd: +0\n") == {"a": "+3", "b": -3, "c": 3, "d": "+0"}
+
+
+@pytest.mark.parametrize(
+    "text, words, line, quoted",
+    [
+        ("player: ann\nturn: 1\norders:\n  - {sid: 1, guard: 6}\n\t- {sid: 2, guard: 5}\n",
+         "a tab indents this line, and YAML indents with spaces only", 5, "[tab]- {sid: 2, guard: 5}"),
+        ("player: ann\nturn: 1\norders:\n  - {sid: 1, guard: 6\n  - {sid: 2, guard: 5}\n",
+         "the { opened here is never closed: add the closing }", 4, "  - {sid: 1, guard: 6"),
+        ("player: ann\nturn: 1\norders:\n  - {sid: 1, guard: 6\n",
+         "the { opened here is never closed: add the closing }", 4, "  - {sid: 1, guard: 6"),
+        ("player: ann\norders: [a, b\nturn: 1\n", "the [ opened here is never closed: add the closing ]", 2, "orders: [a, b"),
+        ("player: ann\nturn: 1\norders:\n  - {sid: 1 guard: 6}\n", "need a comma between each two", 4, "  - {sid: 1 guard: 6}"),
+        ('player: ann\npassword: "abc\nturn: 1\n', 'the quote " opened here is never closed', 2, 'password: "abc'),
+        ("player: ann\n turn: 1\n", "this line is indented more than the line above it", 2, " turn: 1"),
+        ("player: ann\norders:\n  - SID 1: steal: bob\n", "put text holding ': ' in quotes", 3, "  - SID 1: steal: bob"),
+    ],
+)
+def test_syntax_errors_are_named_in_players_words_at_the_line_to_fix(text: str, words: str, line: int, quoted: str) -> None:
+    with pytest.raises(yamlsafe.YamlError) as caught:
+        yamlsafe.load(text.encode())
+    error = caught.value
+    assert words in str(error) and error.line == line and error.quoted == quoted, str(error)
+    assert str(error).endswith(f"Line {line} reads: {quoted}")
+    assert "cannot start any token" not in str(error) and "did not find expected" not in str(error)
+    moved = error.shifted(7)  # the order inside a mail's body, seven lines below the message's start
+    assert moved.line == line + 7 and moved.quoted == quoted and f"(line {line + 7}, column" in str(moved)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_named_as_such(encoding: str) -> None:
+    with pytest.raises(yamlsafe.YamlError, match="saved as UTF-16.*save it as UTF-8"):
+        yamlsafe.load("player: ann\nturn: 1\norders: []\n".encode(encoding))
+
+
+def test_a_quoted_line_is_short_and_printable() -> None:
+    with pytest.raises(yamlsafe.YamlError) as caught:
+        yamlsafe.load(("orders: [" + "x\u202e, " * 200 + "y\n").encode())  # a right-to-left override in each item
+    assert caught.value.quoted and len(caught.value.quoted) <= yamlsafe.QUOTED_LENGTH and "\u202e" not in str(caught.value)

@@ -13,7 +13,7 @@ from ..common import atomic, parallel, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
 from .folder import Campaign, CampaignError
-from .turn import SEATS_FILE, TurnOutput, turn
+from .turn import SEATS_FILE, TurnOutput, check_pending, turn
 
 
 class Refused(RuntimeError):
@@ -150,12 +150,13 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
             "after pbem replace, seats.yaml); nothing was written: move it out of the turn folder and run again"
         )
     order_bytes = read.orders
-    names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
-    missing = [p for p in game.due(state) if p not in names]
-    if missing and not nmr:
+    checked = check_pending(campaign, state, pending, order_bytes, jobs)
+    missing = [p for p, sub in checked.items() if sub.nmr]
+    if missing and not nmr:  # a rejected file is not sent, as it is not filed when it comes by mail
         raise Refused(
-            f"{campaign.root}: turn {pending} is still waiting for orders from {', '.join(missing)}; "
-            "adjudicate with --nmr once the deadline has passed"
+            f"{campaign.root}: turn {pending} is still waiting for orders from "
+            + ", ".join(p + (" (file rejected: see pbem status)" if checked[p].status == "rejected" else "") for p in missing)
+            + "; adjudicate with --nmr once the deadline has passed"
         )
     seed = campaign.seed()
     if seed is None:
@@ -163,7 +164,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
     try:
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, read.skipped)
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, read.skipped, checked)
     except Exception as exc:
         if not from_template(exc):
             raise

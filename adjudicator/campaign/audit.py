@@ -24,6 +24,7 @@ Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turn
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +59,8 @@ def _compare(folder: Path, output: TurnOutput) -> str | None:
         if not path.is_file():
             return f"{label}/{name} is missing from the campaign but the replay writes it"
         if path.read_bytes() != output.files[name]:
-            return f"{label}/{name} differs from the replay"
+            return (_changed_input(folder, path.read_bytes(), output.files[name]) if name == "manifest.json" else None) or (
+                f"{label}/{name} differs from the replay")
     written = {name.partition("/")[0] for name in output.files} | ({"orders"} if output.turn > 0 else set())
     for path in sorted(folder.iterdir()):
         if not path.name.startswith(".") and path.name not in written:
@@ -68,6 +70,24 @@ def _compare(folder: Path, output: TurnOutput) -> str | None:
         for path in sorted(reports.iterdir()):
             if f"reports/{path.name}" not in output.files:
                 return f"{label}/reports/{path.name} is not written by the replay"
+    return None
+
+
+def _changed_input(folder: Path, recorded: bytes, replayed: bytes) -> str | None:
+    """The input (an order file, the seats or the deadline) whose bytes are not those the turn's
+    manifest recorded: a hand edit after the turn is named as such, not as a manifest that differs."""
+    try:
+        was, now = json.loads(recorded)["inputs"], json.loads(replayed)["inputs"]
+    except (ValueError, KeyError, TypeError):
+        return None  # the manifest itself is damaged: the plain difference says so
+    for name in sorted(set(was) | set(now)):
+        where = f"{folder.name}/{name}"
+        if name not in now:
+            return f"{where} was removed after the turn was adjudicated (its manifest.json records it)"
+        if name not in was:
+            return f"{where} was added after the turn was adjudicated (its manifest.json does not record it)"
+        if was[name] != now[name]:
+            return f"{where} was changed after the turn was adjudicated (its SHA-256 is not the one manifest.json records)"
     return None
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import games
+from ..common.address import address_problem
 from ..common.atomic import write_tree
 from ..common.rng import commitment, new_seed
 from ..games.base import Game, Option
@@ -79,6 +80,17 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+def _check_addresses(players: list[dict[str, Any]], gm_email: str | None) -> None:
+    """Every address given, checked now: a typo is named while the GM types, not at the first `pbem mail`."""
+    given = [(f"the email of player {p['id']}", p["email"]) for p in players if p.get("email")]
+    if gm_email is not None:
+        given.append(("--gm-email", gm_email))
+    for what, address in given:
+        problem = address_problem(str(address))
+        if problem:
+            raise CampaignError(f"{what} '{address}' is not an email address: it {problem}; nothing was created")
+
+
 def create(
     root: Path,
     game_id: str,
@@ -98,7 +110,9 @@ def create(
     chosen = parse_options(game, list(options))
     cap = chosen.get("max_players", game.max_players)
     if not game.min_players <= len(players) <= cap:
-        raise CampaignError(f"{game.title} takes {game.min_players} to {cap} players, not {len(players)}")
+        takes = f"exactly {cap}" if game.min_players == cap else f"{game.min_players} to {cap}"
+        raise CampaignError(f"{game.title} takes {takes} players, not {len(players)}")
+    _check_addresses(players, gm_email)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise CampaignError(f"{root} already exists and is not empty; choose a new folder")
     campaign_name = plain_name(name or root.resolve().name, "the campaign name (--name, or the folder's name)")

@@ -77,14 +77,39 @@ PasswordCheck = Callable[[str, str], bool]
 """(player, password) -> whether it is that player's password."""
 
 
+@dataclass(frozen=True)
+class Position:
+    """What checking an order file needs of the pending turn: its phase, who plays and who
+    is due, their display names, and the view of the player whose file it is. A campaign's
+    state gives all of it (`of`); a player's view file (adjudicator/campaign/viewfile.py)
+    gives it for that one player, so `pbem check --view` reads nothing else."""
+
+    phase: str
+    roster: Roster
+    names: dict[str, str]
+    view_of: Callable[[str], Any]
+    former: dict[str, str] = field(default_factory=dict)
+    """The display names of players who handed their seat over (`pbem replace`) -> the seat."""
+
+    @classmethod
+    def of(cls, game: Game, state: State, roster: Roster | None = None, former: dict[str, str] | None = None) -> Position:
+        return cls(game.phase(state), roster or Roster.of(game, state), state.get("names", {}), lambda p: game.view(state, p),
+                   former or {})
+
+
 def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list[Reading]:
+    """The orders of a file, read against the campaign's state (see read_view_orders)."""
+    return read_view_orders(game, game.phase(state), game.view(state, player), player, items)
+
+
+def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list[Any]) -> list[Reading]:
     """Check each order against the phase schema, then let the game read the rest.
 
     A schema-breaking order is void on its own; the others stand (design 5).
     The game sees only the player's own view, so `pbem check` can tell a player
     exactly what the adjudicator will make of the file and nothing more.
     """
-    schema = schemas.load(f"{game.id}/{game.phase(state)}")
+    schema = schemas.load(f"{game.id}/{phase}")
     readings: dict[int, Reading] = {}
     valid: list[tuple[int, Any]] = []
     for index, item in enumerate(items):
@@ -98,7 +123,7 @@ def read_orders(game: Game, state: State, player: str, items: list[Any]) -> list
         else:
             valid.append((index, item))
     if valid:
-        for reading in game.read_orders(game.view(state, player), player, valid):
+        for reading in game.read_orders(view, player, valid):
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings[reading.index] = reading
     return [readings[i] for i in sorted(readings)]
@@ -117,6 +142,49 @@ def _unquoted(password: str) -> str | None:
     return None
 
 
+FORM_PASSWORD = "your password"
+"""The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2)."""
+
+
+def _player_problem(sender: Any, expected: str | None, source: str, roster: Roster, names: dict[str, str]) -> str:
+    """What is wrong with the file's `player:` (empty when nothing): a different seat than the
+    file's, or nobody of this campaign; a display name or a capital letter gets the id to write."""
+    if not isinstance(sender, str):
+        return ""
+    meant = _meant_id(sender, roster, names)
+    hint = f" (player ids are written as the form has them: player: {meant})" if meant and meant != sender else ""
+    if expected is not None and sender != expected:
+        return f"says '{sender}' but the file is {source or expected + '.yaml'}" + (hint if meant == expected else "")
+    if sender not in roster.players:
+        return f"'{sender}' is not a player of this campaign" + hint
+    return ""
+
+
+def _meant_id(sender: str, roster: Roster, names: dict[str, str]) -> str | None:
+    """The player id a `player:` line most likely meant: the id itself, or the id whose spelling
+    or display name it is but for capitals and spaces."""
+    folded = " ".join(sender.split()).casefold()
+    for player in sorted(roster.players):
+        if folded in (player.casefold(), " ".join(str(names.get(player, "")).split()).casefold()):
+            return player
+    return None
+
+
+def _password_problem(password: Any, right: Callable[[str], bool], numeric: bool) -> str:
+    """Why the file's password does not open the seat (empty when it does)."""
+    if password is None:
+        return "is missing; this campaign uses passwords"
+    if not isinstance(password, str) or right(password):
+        return ""  # a password of the wrong type is the schema's to name
+    inner = _unquoted(password)
+    if inner is not None and right(inner):
+        return ""
+    if password.strip().casefold() == FORM_PASSWORD:
+        return f'still says "{FORM_PASSWORD}": you left the form\'s placeholder in; write the password your GM sent you instead'
+    hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric else ""
+    return "is not this player's password" + hint
+
+
 def check_document(
     game: Game,
     state: State,
@@ -127,9 +195,25 @@ def check_document(
     password_ok: PasswordCheck | None,
     source: str = "",
     roster: Roster | None = None,
+    former: dict[str, str] | None = None,
 ) -> Submission:
     """Check a parsed order file: the envelope first (any fault rejects the file), then each order."""
-    roster = roster or Roster.of(game, state)
+    return check_position(game, Position.of(game, state, roster, former), document, turn=turn, expected_player=expected_player,
+                          password_ok=password_ok, source=source)
+
+
+def check_position(
+    game: Game,
+    position: Position,
+    document: Any,
+    *,
+    turn: int,
+    expected_player: str | None,
+    password_ok: PasswordCheck | None,
+    source: str = "",
+) -> Submission:
+    """check_document against a Position: the campaign's, or one player's view file."""
+    roster = position.roster
     player = expected_player or (document.get("player") if isinstance(document, dict) else None) or "?"
     sub = Submission(player=str(player), status="rejected", source=source)
     if not isinstance(document, dict):
@@ -140,35 +224,46 @@ def check_document(
         document = {**document, "password": str(document["password"])}
     if "orders" in document and document["orders"] is None:  # `orders:` and only commented-out lines:
         document = {**document, "orders": []}  # the order form sent back unfilled, no orders (not an NMR)
+    sender, number = document.get("player"), document.get("turn")
+    wrong_player = _player_problem(sender, expected_player, source, roster, position.names)
     for error in schemas.load("common/order-file").errors(document):
-        sub.problems.append(Problem(error.path, error.message))
+        if not (wrong_player and error.path == "player"):  # one line on the player, the more useful one
+            sub.problems.append(Problem(error.path, error.message))
     # The envelope's meaning is checked even when its shape is faulty, so one
     # reply tells the player everything that is wrong (style 5).
-    sender, number = document.get("player"), document.get("turn")
-    if isinstance(sender, str):
-        if expected_player is not None and sender != expected_player:
-            sub.problems.append(Problem("player", f"says '{sender}' but the file is {source or expected_player + '.yaml'}"))
-        elif sender not in roster.players:
-            sub.problems.append(Problem("player", f"'{sender}' is not a player of this campaign"))
+    if wrong_player:
+        sub.problems.append(Problem("player", wrong_player))
     if isinstance(number, int) and not isinstance(number, bool) and number != turn:
         sub.problems.append(Problem("turn", f"says {number} but the pending turn is {turn}"))
-    if password_ok is not None and isinstance(sender, str):
-        password = document.get("password")
-        if password is None:
-            sub.problems.append(Problem("password", "is missing; this campaign uses passwords"))
-        elif isinstance(password, str) and not password_ok(sender, password):
-            inner = _unquoted(password)
-            if inner is None or not password_ok(sender, inner):
-                hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric_password else ""
-                sub.problems.append(Problem("password", "is not this player's password" + hint))
+    # The password is the seat's: the file's name says which seat when there is one, so a
+    # misspelt `player:` is not also called a wrong password.
+    seat = expected_player or (sender if isinstance(sender, str) and sender in roster.players else None)
+    if password_ok is not None and seat is not None:
+        problem = _password_problem(document.get("password"), lambda pw: password_ok(seat, pw), numeric_password)
+        if problem:
+            sub.problems.append(Problem("password", problem))
     if not sub.problems and document["player"] not in roster.due:
         sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
     if sub.problems:
         return sub
     sub.player = document["player"]
     sub.status = "accepted"
-    sub.readings = read_orders(game, state, sub.player, document["orders"])
+    sub.readings = read_view_orders(game, position.phase, position.view_of(sub.player), sub.player, document["orders"])
+    if position.former:
+        for reading in sub.void:
+            _hint_handed_over(reading, position)
     return sub
+
+
+def _hint_handed_over(reading: Reading, position: Position) -> None:
+    """A void order that names a player who has left: say whose the seat is now."""
+    written = reading.written.casefold()
+    current = {name.casefold() for name in position.names.values()}
+    for name, seat in sorted(position.former.items()):
+        if name.casefold() in written and name.casefold() not in current:
+            reading.void = (f"{reading.void} ({name} handed the seat {seat} over to {position.names.get(seat, seat)}: "
+                            f"name the seat {seat} or its new player)")
+            return
 
 
 def missing(player: str) -> Submission:

@@ -103,7 +103,7 @@ def _words(error: Any) -> str:
         return "is missing " + ", ".join(f"the field '{name}'" for name in missing)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(str(k) for k in instance if k not in allowed)
+        extra = sorted((k for k in instance if k not in allowed), key=str)  # a bare null or true key shows as written
         return (
             "has " + ", ".join(f"the unknown field {show_value(k)}" for k in extra)
             + f" (the fields are: {', '.join(allowed)})"
@@ -169,11 +169,11 @@ class Schema:
             cls = jsonschema.validators.validator_for(self.document)
             cls.check_schema(self.document)
             self._slow = cls(self.document)
-        found: list[SchemaError] = []
+        found: dict[SchemaError, None] = {}  # jsonschema reports `required` once per missing field; our words name them all at once
         for error in sorted(self._slow.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
             for leaf in _closest_branch(error):
-                found.append(SchemaError(_path(prefix, leaf), _words(leaf)))
-        return found or [SchemaError(prefix or "(the whole file)", "does not match the schema")]
+                found.setdefault(SchemaError(_path(prefix, leaf), _words(leaf)))
+        return list(found) or [SchemaError(prefix or "(the whole file)", "does not match the schema")]
 
 
 def _closest_branch(error: Any) -> list[Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,8 @@ def sha256(data: bytes) -> str:
 
 
 def load_submission(
-    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str, roster: Roster | None = None
+    campaign: Campaign, state: State, turn: int, player: str, data: bytes, source: str, roster: Roster | None = None,
+    former: dict[str, str] | None = None,
 ) -> Submission:
     """One order file, read and checked; any failure at all becomes that file's rejection."""
     try:
@@ -62,6 +63,7 @@ def load_submission(
             password_ok=(lambda p, pw: campaign.password_ok(p, pw, turn)) if campaign.uses_passwords else None,
             source=source,
             roster=roster,
+            former=former,
         )
     except Exception as exc:  # noqa: BLE001
         return Submission(player, "rejected", source, [Problem("(the whole file)", f"could not be checked ({type(exc).__name__})")])
@@ -307,42 +309,26 @@ def turn(
     renderer: Renderer,
     jobs: int = 1,
     skipped: Sequence[str] = (),
+    checked: dict[str, Submission] | None = None,
 ) -> TurnOutput:
     """Check every file, add NMR defaults, resolve, render: the whole turn as bytes.
 
     `order_bytes` maps each regular file in the orders folder to its content, `skipped`
     names the other entries there (symlinks, FIFOs, folders: never read, but recorded
     as ignored so that one added later is a divergence); `jobs` processes share the
-    order files and the reports of a large campaign.
+    order files and the reports of a large campaign. `checked` is what `check_files`
+    made of these same files, when the caller has already asked.
     """
     game = campaign.game
     setup = campaign.setup_record()
     rng = Rng(seed, turn_number)
     seats_bytes = seat_changes(campaign, turn_number)
     state = _apply_seat_changes(state, seats_bytes)
-    ids = set(state["players"])
-    submissions: dict[str, Submission] = {}
-    stray: list[str] = []
-    by_player = {}
-    for name, data in sorted(order_bytes.items()):
-        stem, _, ext = name.rpartition(".")
-        if ext in ("yaml", "yml") and stem in ids and stem not in by_player:
-            by_player[stem] = (name, data)
-        else:
-            stray.append(name)
-    due = game.due(state)
     roster = Roster.of(game, state)
-    # A file from a player with nothing to order this turn is not read, and is named as ignored.
-    idle = {by_player.pop(player)[0]: player for player in sorted(set(by_player) - roster.due)}
-    stray = sorted([*stray, *idle, *skipped])
-
-    def submission(player: str) -> Submission:
-        if player not in by_player:
-            return missing(player)
-        name, data = by_player[player]
-        return load_submission(campaign, state, turn_number, player, data, f"orders/{name}", roster)
-
-    submissions.update(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
+    by_player, ignored = sort_order_files(order_bytes, roster)
+    ignored.update(dict.fromkeys(skipped, "not a regular file; ignored"))
+    submissions = checked if checked is not None else check_files(campaign, state, turn_number, order_bytes, by_player, roster, jobs)
+    stray = sorted(ignored)
     new_state, events, used = resolve(game, state, submissions, rng)
     results = {
         "turn": turn_number,
@@ -364,9 +350,73 @@ def turn(
     # The turn folder holds the very bytes it read, orders and seats included: a file changed
     # on disk meanwhile is not what this turn committed (campaign/adjudicate.py checks for it).
     files = {**inputs, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
-    reasons = {**{name: f"{player} has nothing to order this turn" for name, player in idle.items()}, **dict.fromkeys(skipped, "not a regular file; ignored")}
-    ignored = [f"{name} ({reasons[name]})" if name in reasons else name for name in stray]
-    return TurnOutput(turn_number, files, new_state, submissions, events, ignored)
+    return TurnOutput(turn_number, files, new_state, submissions, events, [f"{name} ({ignored[name]})" for name in stray])
+
+
+def sort_order_files(names: Iterable[str], roster: Roster) -> tuple[dict[str, str], dict[str, str]]:
+    """Whose file each name of the orders folder is: player -> file name, and every other
+    file -> why it is not read, with the name that would be (`pbem status` shows them before
+    the turn, `adjudicate` after it). A file from a player with nothing to order is not read."""
+    by_player: dict[str, str] = {}
+    ignored: dict[str, str] = {}
+    lowered = {player.casefold(): player for player in roster.players}
+    for name in sorted(names):
+        stem, dot, ext = name.rpartition(".")
+        if not dot:
+            stem, ext = name, ""
+        if ext in ORDER_SUFFIXES and stem in roster.players:
+            if stem in by_player:
+                ignored[name] = f"{by_player[stem]} is read instead: one file per player"
+            elif stem not in roster.due:
+                ignored[name] = f"{stem} has nothing to order this turn"
+            else:
+                by_player[stem] = name
+            continue
+        meant = lowered.get(stem.casefold())
+        if meant is not None and ext.casefold() in (*ORDER_SUFFIXES, "txt", "yaml.txt"):
+            ignored[name] = f"the order file of {meant} is named {meant}.yaml"
+        elif ext in ORDER_SUFFIXES:
+            ignored[name] = f"no player is called {stem}: an order file is named after its player's id, e.g. {min(roster.players)}.yaml"
+        else:
+            ignored[name] = "not an order file: order files are named <player>.yaml"
+    return by_player, ignored
+
+
+ORDER_SUFFIXES = ("yaml", "yml")
+
+
+def check_files(
+    campaign: Campaign, state: State, turn: int, order_bytes: dict[str, bytes], by_player: dict[str, str], roster: Roster, jobs: int = 1
+) -> dict[str, Submission]:
+    """Each due player's file of the pending turn, checked (missing when there is none)."""
+    due = campaign.game.due(state)
+    former = former_names(campaign, turn)
+
+    def submission(player: str) -> Submission:
+        if player not in by_player:
+            return missing(player)
+        name = by_player[player]
+        return load_submission(campaign, state, turn, player, order_bytes[name], f"orders/{name}", roster, former)
+
+    return dict(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
+
+
+def former_names(campaign: Campaign, turn: int) -> dict[str, str]:
+    """The display names of players who handed a seat over by `turn` -> the seat (from the seats
+    files, inputs of their turns), so that an order naming one is told whose the seat is now."""
+    if not any(seat_changes(campaign, number) for number in range(1, turn + 1)):
+        return {}
+    history = seat_history(campaign, campaign.setup_record(), turn)
+    return {holder["name"]: seat for seat, holders in sorted(history.items()) for holder in holders[:-1]}
+
+
+def check_pending(campaign: Campaign, state: State, turn: int, order_bytes: dict[str, bytes], jobs: int = 1) -> dict[str, Submission]:
+    """Each due player's file of the pending turn checked against `state`, the last turn's, as the
+    adjudication will check it (with this turn's replacement names): `status`, `mail --remind` and
+    `adjudicate`'s refusal all count a player as sent only for an accepted file."""
+    state = _apply_seat_changes(state, seat_changes(campaign, turn))
+    roster = Roster.of(campaign.game, state)
+    return check_files(campaign, state, turn, order_bytes, sort_order_files(order_bytes, roster)[0], roster, jobs)
 
 
 def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dict[str, Any], seed: str, passwords: bool) -> dict[str, Any]:

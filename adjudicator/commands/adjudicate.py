@@ -13,7 +13,7 @@ HELP = "adjudicate the pending turn of each campaign named"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="campaign folders (the ones pbem new made); each is adjudicated on its own")
     p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                    help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")

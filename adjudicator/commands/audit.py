@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .console import plural
+
 HELP = "replay every turn and compare byte for byte"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,5 +21,5 @@ def run(args: argparse.Namespace) -> int:
     if result.divergence:
         print(f"AUDIT FAILED at turn {result.turns}: {result.divergence}")
         return 1
-    print(f"Audit clean: the opening and {result.turns} turns replay byte for byte.")
+    print(f"Audit clean: the opening and {plural(result.turns, 'turn')} replay byte for byte.")
     return 0

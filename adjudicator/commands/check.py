@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any, Callable
 
 from .console import Failure
 
@@ -11,58 +12,100 @@ HELP = "check an order file before sending it"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
-    p.add_argument("--campaign", required=True)
+    p.add_argument("file", help="the order file, e.g. tony.yaml")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--campaign", metavar="DIR", help="the campaign folder (the GM's)")
+    where.add_argument("--view", metavar="VIEWFILE", help="the .view.json file that came with your report (a player's)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..campaign.folder import Campaign
-    from ..campaign.pipeline import check_document
-    from ..campaign.turn import pending_state
     from ..common import yamlsafe
 
-    campaign = Campaign.open(Path(args.campaign))
-    last = campaign.last_turn
-    state = pending_state(campaign)
-    if campaign.game.is_over(state):
-        raise Failure(f"{campaign.root}: the game is over; no orders are due")
     path = Path(args.file)
+    if not path.is_file():  # a FIFO or a device would block the read, or never end
+        raise Failure(f"{path}: not a regular file (an order file is a text file); nothing was checked")
     try:
         with open(path, "rb") as handle:
             data = handle.read(yamlsafe.MAX_BYTES + 1)
     except OSError as exc:
         raise Failure(f"{path}: cannot read the order file ({exc.strerror or exc}); nothing was checked") from None
-    ids = set(state["players"])
-    expected = path.stem if path.stem in ids else None
+    checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)
     try:
         document = yamlsafe.load(data)
     except yamlsafe.YamlError as exc:
         print(f"{path}: REJECTED: {exc}")
         print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
-    sub = check_document(
-        campaign.game,
-        state,
-        document,
-        turn=last + 1,
-        expected_player=expected,
-        password_ok=campaign.password_ok if campaign.uses_passwords else None,
-        source=path.name,
-    )
+    sub, turn, due, note = checker(document, path.name)
     if sub.nmr:
         print(f"{path}: REJECTED")
         for problem in sub.problems:
             print(f"  {path}::{problem.where}: {problem.what}")
-        if sub.player in ids and sub.player not in campaign.game.due(state):
+        if not due(sub.player):
             print(f"{sub.player} has nothing to order this turn: the adjudicator would ignore the file.")
         else:
             print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
-    print(f"{path}: accepted for {sub.player}, turn {last + 1}" + ("" if sub.readings else " (no orders)"))
+    print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
     for reading in sub.readings:
         print(f"  {reading.index + 1:2d}. {reading.written}")
         if reading.accepted:
             print(f"      -> {reading.meaning}")
         else:
-            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. This order would do nothing; the others stand.")
+            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. " + (reading.instead or "This order would do nothing; the others stand."))
+    if note:
+        print(note)
     return 1 if sub.void else 0
+
+
+Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], str]]
+"""(document, file name) -> (the Submission, the pending turn, whether a player is due, a note for an accepted file)."""
+
+
+def _with_campaign(root: Path, path: Path) -> Checker:
+    """The GM's check: against the campaign folder, the password included."""
+    from ..campaign.folder import Campaign
+    from ..campaign.pipeline import check_document
+    from ..campaign.turn import former_names, pending_state
+
+    campaign = Campaign.open(root)
+    last = campaign.last_turn
+    state = pending_state(campaign)
+    if campaign.game.is_over(state):
+        raise Failure(f"{campaign.root}: the game is over; no orders are due")
+    ids = set(state["players"])
+    expected = path.stem if path.stem in ids else None
+    former = former_names(campaign, last + 1)
+
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str]:
+        sub = check_document(campaign.game, state, document, turn=last + 1, expected_player=expected,
+                             password_ok=campaign.password_ok if campaign.uses_passwords else None, source=source, former=former)
+        return sub, last + 1, lambda p: p not in ids or p in campaign.game.due(state), ""
+
+    return check
+
+
+def _with_view(view_path: Path) -> Checker:
+    """A player's check: against their view file alone, for their own seat only."""
+    from ..campaign.pipeline import check_position
+    from ..campaign.viewfile import ViewFileError, read_view_file
+
+    record = _read_view(view_path, read_view_file, ViewFileError)
+
+    note = "The password is not checked here (your view file does not hold it): the GM's pbem checks it." if record.passwords else ""
+
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str]:
+        sub = check_position(record.game, record.position, document, turn=record.turn, expected_player=record.player,
+                             password_ok=None, source=f"{source}, checked with {record.player}'s view file")
+        return sub, record.turn, lambda p: p != record.player or p in record.position.roster.due, note
+
+    return check
+
+
+def _read_view(view_path: Path, read: Callable[[bytes], Any], error: type[Exception]) -> Any:
+    if not view_path.is_file():
+        raise Failure(f"{view_path}: no such view file (it comes with your report, named <you>-turn-NNN.view.json)")
+    try:
+        return read(view_path.read_bytes())
+    except error as exc:
+        raise Failure(f"{view_path}: {exc}") from None

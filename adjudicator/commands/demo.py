@@ -7,15 +7,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .console import console
+from .console import console, game_list
+from .tables import standings
 
 HELP = "play a whole seeded campaign with random legal orders"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", nargs="?", default="secrets")
-    p.add_argument("dir", nargs="?")
-    p.add_argument("--seed", default="demo")
+    p.add_argument("game", nargs="?", default="secrets", help=f"the game to play: {game_list()} (default: secrets)")
+    p.add_argument("dir", nargs="?", help="where to make the campaign (default: a new temporary folder)")
+    p.add_argument("--seed", default="demo", help="the campaign's seed: another seed, another game (default: demo)")
     p.add_argument("--players", type=int, help="how many players (default: 4, or the game's limit)")
     p.add_argument("--no-passwords", action="store_true", help="play without passwords (byte-reproducible folder)")
 
@@ -30,7 +31,6 @@ def run_demo(
     game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any
 ) -> int:
     from rich.markup import escape
-    from rich.table import Table
 
     from ..campaign.audit import audit
     from ..campaign.demo import play
@@ -42,22 +42,13 @@ def run_demo(
         result = audit(root)
     data = show_json(root, None)
     names = campaign.state()["names"]
-    table = Table(title=f"{campaign.game.title}: final standings after turn {data['turn']}")
-    fields = sorted({k for row in data["players"].values() for k in row})
-    table.add_column("player")
-    for name in fields:
-        table.add_column(name)
-    for player, row in data["players"].items():
-        marker = " (winner)" if player in data["winners"] else ""
-        table.add_row(escape(names.get(player, player)) + marker, *(escape(_cell(row[k])) for k in fields))
-    console.print(table)
+    console.print(standings(campaign.game, data, names, f"{campaign.game.title}: final standings after turn {data['turn']}", console.width))
+    public = campaign.turn_dir(data["turn"]) / "reports" / "public.md"
     console.print(f"Campaign folder: {root}", markup=False)
-    console.print(f"Public report of the last turn: {campaign.turn_dir(data['turn']) / 'reports'}", markup=False)
+    console.print(f"Public report of the last turn: {public}", markup=False)
     console.print("Seed revealed; audit: " + ("clean, every turn replays byte for byte" if result.divergence is None else result.divergence), markup=False)
+    first = next(iter(names))
+    console.print(
+        f"Try next: pbem report {root} --player {first} (a private report), pbem show {root} --player {first}, "
+        f"pbem audit {root}; or start your own: pbem new DIR --game {game_id} --players a,b,c", markup=False)
     return 0 if result.divergence is None else 1
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "-"
-    return str(value)

@@ -11,7 +11,7 @@ HELP = "file orders from a Maildir, mboxes, saved messages or folders of them in
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="a Maildir folder, an mbox file, .eml files or a folder of them")
 
 

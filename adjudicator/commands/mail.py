@@ -6,19 +6,20 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .console import Failure, console
+from .console import Failure, console, plural
 
 HELP = "build report messages (or reminders) into the outbox, and send them"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
+    p.add_argument("--player", metavar="P", help="build (and with --send, send) only this player's messages, e.g. after pbem replace")
     p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
-    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport)
-    p.add_argument("--starttls", action="store_true")
+    p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport, help="the SMTP server to send through, e.g. localhost:25")
+    p.add_argument("--starttls", action="store_true", help="switch the SMTP connection to TLS before logging in")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
     p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
@@ -65,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
             raise Failure(str(exc)) from None
         except ScheduleError as exc:
             raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
+        if args.player is not None:
+            if campaign.player(args.player) is None:
+                raise Failure(f"no player '{args.player}' in {campaign.root}; players: {', '.join(p['id'] for p in campaign.players)}")
+            files = {name: data for name, data in files.items() if _for_player(name, args.player)}
+            notes = [note for note in notes if note.startswith(f"{args.player}:")]
         written = compose.write_outbox(root, files)
         if args.resend_in_doubt:
             for name in deliver.resend_in_doubt(root):
@@ -79,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [red]refused earlier:[/] {escape(entry['file'])} ({escape(entry['refused'])}) was not delivered; {escape(fix)}.")
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
-        out.print(f"Outbox {compose.outbox_dir(root)}: {len(files)} messages built, {len(written)} new or changed.", markup=False)
+        out.print(f"Outbox {compose.outbox_dir(root)}: {plural(len(files), 'message')} built, {len(written)} new or changed.", markup=False)
         if smtp is None:
             pending = deliver.outbox_summary(root)["pending"]
-            out.print(f"{len(pending)} messages wait to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
+            out.print(f"{plural(len(pending), 'message')} {'waits' if len(pending) == 1 else 'wait'} to be sent (pbem mail {args.dir} --send --smtp HOST:PORT).", markup=False)
             return 0
         refusals: list[str] = []
 
@@ -92,37 +98,38 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             delivered = deliver.send(
-                root, smtp, clock=clock.now, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused
+                root, smtp, clock=clock.now, progress=lambda name, m: out.print(f"  sent {escape(name)} to {escape(', '.join(compose.recipients(m)))}"), on_refused=refused,
+                only=(lambda name: _for_player(name, args.player)) if args.player else (lambda name: True),
             )
         except compose.MailError as exc:
             raise Failure(str(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
-            raise Failure(f"mail delivery stopped: {exc}; what was delivered is recorded, run the command again to resume") from None
+            raise Failure(f"mail delivery to {host}:{port} stopped: {exc.strerror or exc if isinstance(exc, OSError) else exc}; "
+                          "what was delivered is recorded, run the command again to resume") from None
         doubtful = deliver.in_doubt(root)
         if refusals:
-            out.print(f"{len(delivered)} messages delivered; {len(refusals)} refused by the server (above), not delivered.")
+            out.print(f"{plural(len(delivered), 'message')} delivered; {len(refusals)} refused by the server (above), not delivered.")
             return 1
         not_sent = [f"{n} {what}" for n, what in ((len(doubtful), "in doubt"), (len(deliver.refused(root)), "refused")) if n]
         if not_sent:
-            out.print(f"{len(delivered)} messages delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
+            out.print(f"{plural(len(delivered), 'message')} delivered; the rest of the outbox has been sent, but for {' and '.join(not_sent)} (above).")
         else:
-            out.print(f"{len(delivered)} messages delivered; every message in the outbox has now been sent.")
+            out.print(f"{plural(len(delivered), 'message')} delivered; every message in the outbox has now been sent.")
     return 0
 
 
+def _for_player(name: str, player: str) -> bool:
+    """Whether an outbox file (`turn-NNN/report-P.eml`, `turn-NNN/remind-P.eml`) is this player's."""
+    return name.rpartition("/")[2] in (f"report-{player}.eml", f"remind-{player}.eml")
+
+
 def _missing(campaign: Any) -> list[str]:
-    """Due players without a valid order file for the pending turn."""
+    """Due players without an accepted order file for the pending turn."""
     from ..campaign.adjudicate import read_orders_folder
-    from ..campaign.turn import load_submission, pending_state
+    from ..campaign.turn import check_pending
 
     last = campaign.last_turn
-    state = pending_state(campaign)
-    if campaign.game.is_over(state):
+    if campaign.game.is_over(campaign.state(last)):
         raise Failure(f"{campaign.root}: the game is over; nobody is due")
     received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    missing = []
-    for player in campaign.game.due(state):
-        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
-        if name is None or load_submission(campaign, state, last + 1, player, received[name], f"orders/{name}").nmr:
-            missing.append(player)
-    return missing
+    return [player for player, sub in check_pending(campaign, campaign.state(last), last + 1, received).items() if sub.nmr]

@@ -5,21 +5,48 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .console import Failure, console, literal
+from .console import Failure, console, game_list, literal
 
 HELP = "create a campaign and its opening reports"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
-    p.add_argument("--game", required=True)
+    p.add_argument("dir", help="the campaign folder to create (it must not exist, or be empty)")
+    p.add_argument("--game", required=True, help=f"the game: {game_list()}")
     p.add_argument("--players", required=True, help="comma-separated ids, each optionally id=email")
     p.add_argument("--names", help="display names, e.g. tony=Tony Stark,sue=Sue (default: the ids)")
-    p.add_argument("--gm-email")
+    p.add_argument("--gm-email", metavar="EMAIL", help="the GM's address: the From of mailed reports, a copy of each public report")
     p.add_argument("--seed", help="fix the seed (tests, demos, announced tournaments only)")
     p.add_argument("--no-passwords", action="store_true", help="for forum games")
-    p.add_argument("--option", action="append", default=[], metavar="K=V")
+    p.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeat for several; listed below)")
     p.add_argument("--name", help="campaign name for reports and mail (default: the folder's name)")
+    p.formatter_class = _WithGameOptions
+    p.epilog = _GAME_OPTIONS
+
+
+_GAME_OPTIONS = "(the options of each game)"
+"""The epilog's stand-in: the options are listed only when help is printed, so that every
+other run of `pbem` does not load the five games to describe them."""
+
+
+class _WithGameOptions(argparse.HelpFormatter):
+    def add_text(self, text: str | None) -> None:
+        if text != _GAME_OPTIONS:
+            super().add_text(text)
+            return
+        from ..games import GAMES
+
+        self.start_section("options of each game (--option K=V)")
+        for game in GAMES.values():
+            self.start_section(f"{game.id} ({game.title})")
+            if not game.options:
+                super().add_text("no options")
+            for key, option in game.options.items():
+                default = str(option.default).lower() if isinstance(option.default, bool) else option.default
+                choices = [c for c in option.choices if c not in option.help]  # a help text may name them already
+                super().add_text(f"{key}={default}: {option.help}" + (f" (one of: {', '.join(option.choices)})" if choices else ""))
+            self.end_section()
+        self.end_section()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ HELP = "after the game: publish the seed"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
 
 
 def run(args: argparse.Namespace) -> int:

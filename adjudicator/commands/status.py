@@ -6,13 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .console import Failure, console, literal
+from .console import Failure, console, literal, plural
 
 HELP = "turn, phase, who is due, who has sent valid orders"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,7 +20,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..campaign.adjudicate import read_orders_folder
     from ..campaign.folder import Campaign
-    from ..campaign.turn import load_submission, pending_state
+    from ..campaign.pipeline import Roster
+    from ..campaign.turn import check_pending, pending_state, sort_order_files
 
     campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
     game, last = campaign.game, campaign.last_turn
@@ -32,23 +33,28 @@ def run(args: argparse.Namespace) -> int:
         return 0
     pending = last + 1
     out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}", markup=False)
-    received, _ = read_orders_folder(campaign.turn_dir(pending) / "orders")
+    received, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
+    checked = check_pending(campaign, campaign.state(last), pending, received)
+    names = state.get("names", {})
     table = Table("player", "orders", "detail")
     waiting = []
-    for player in game.due(state):
-        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
-        if name is None:
+    for player, sub in checked.items():
+        who = literal(f"{player} ({names[player]})" if names.get(player, player) != player else player)
+        if sub.status == "missing":
             waiting.append(player)
-            table.add_row(player, "[red]missing[/]", "")  # ids are letters, digits, - and _: no markup
-            continue
-        sub = load_submission(campaign, state, pending, player, received[name], f"orders/{name}")
-        if sub.nmr:
-            table.add_row(player, "[red]rejected[/]", literal("; ".join(f"{p.where}: {p.what}" for p in sub.problems)))
+            table.add_row(who, "[red]missing[/]", "")
+        elif sub.nmr:  # a rejected file is not sent: the turn waits for it as for a missing one
+            waiting.append(f"{player} (file rejected)")
+            table.add_row(who, "[red]rejected[/]", literal(f"{sub.source}: " + "; ".join(f"{p.where}: {p.what}" for p in sub.problems)))
         else:
             void = len(sub.void)
-            table.add_row(player, "[green]valid[/]", f"{len(sub.readings)} orders" + (f", {void} void" if void else ""))
+            table.add_row(who, "[green]valid[/]", plural(len(sub.readings), "order") + (f", {void} void" if void else ""))
     out.print(table)
-    out.print(f"Still missing: {', '.join(waiting)}" if waiting else "Every due player has sent a file.")
+    out.print(f"Still waiting for: {', '.join(waiting)}" if waiting else "Every due player has sent a valid file.", markup=False)
+    ignored = sort_order_files(received, Roster.of(game, state))[1]
+    ignored.update((name, "not a regular file") for name in skipped)
+    for name, why in sorted(ignored.items()):
+        out.print(f"[yellow]Will not be read:[/] orders/{literal(name)} ({literal(why)})")
     _print_deadline(out, campaign, pending)
     return 0
 

@@ -40,7 +40,94 @@ def reads_as_text(word: str) -> bool:
 
 
 class YamlError(ValueError):
-    """The text is not a YAML document we accept; the message says why and where."""
+    """The text is not a YAML document we accept; the message says why and where.
+
+    `problem` is the reason in words, `line` (counted from 1 in the text that was loaded) and
+    `quoted` (that line as written) say where, when there is a place to point at. A caller that
+    loaded a part of a larger text (the order in a mail's body) moves the line with `shifted`.
+    """
+
+    def __init__(self, problem: str, line: int | None = None, column: int | None = None, quoted: str | None = None) -> None:
+        self.problem, self.line, self.column, self.quoted = problem, line, column, quoted
+        super().__init__(self._words())
+
+    def _words(self) -> str:
+        if self.line is None:
+            return self.problem
+        where = f"line {self.line}" + (f", column {self.column}" if self.column is not None else "")
+        return f"{self.problem} ({where})" + (f". Line {self.line} reads: {self.quoted}" if self.quoted else "")
+
+    def shifted(self, lines: int) -> YamlError:
+        """The same error with its line counted `lines` further on."""
+        return YamlError(self.problem, None if self.line is None else self.line + lines, self.column, self.quoted)
+
+
+QUOTED_LENGTH = 80
+"""The most of a line an error quotes back: enough to recognise it, never a whole flood."""
+
+
+def _line_of(text: str, index: int) -> str:
+    """Line `index` (from 0) as the player wrote it, with tabs made visible and the length capped."""
+    lines = text.splitlines()
+    if not 0 <= index < len(lines):
+        return ""
+    line = lines[index].rstrip().replace("\t", "[tab]")
+    line = "".join(c if c.isprintable() else "?" for c in line)
+    return line if len(line) <= QUOTED_LENGTH else line[: QUOTED_LENGTH - 1] + "…"
+
+
+def _at(problem: str, text: str, mark: Any) -> YamlError:
+    return YamlError(problem, mark.line + 1, mark.column + 1, _line_of(text, mark.line))
+
+
+_CLOSERS = {"{": "}", "[": "]", '"': '"', "'": "'"}
+
+
+def _syntax_error(text: str, exc: Any) -> YamlError:
+    """libyaml's complaint in the words of someone who wrote an order file, at the line to fix.
+
+    libyaml finds a missing closing brace or quote where it gives up, which is the line after
+    (or the end of the file); the line to fix is the one that opened it, its context mark."""
+    problem = exc.problem or exc.context or "not valid YAML"
+    mark, opened = exc.problem_mark, exc.context_mark
+    if mark is None:
+        return YamlError(f"not valid YAML: {problem}")
+    if "tab" in problem or ("cannot start any token" in problem and _char(text, mark) == "\t"):
+        return _at("not valid YAML: a tab indents this line, and YAML indents with spaces only: "
+                   "replace the tab with spaces", text, mark)
+    opener = _char(text, opened) if opened is not None else ""
+    closer = _CLOSERS.get(opener)
+    if closer is not None and (exc.context or "").startswith(("while parsing a flow", "while scanning a quoted")):
+        if opener in "\"'":
+            words = f"the quote {opener} opened here is never closed: add the closing {opener} at the end of the text"
+        elif closer in text.splitlines()[opened.line][opened.column:]:
+            words = f"the items between {opener} and {closer} on this line need a comma between each two"
+        else:
+            words = f"the {opener} opened here is never closed: add the closing {closer} at the end of the line"
+        return _at(f"not valid YAML: {words}", text, opened)
+    if "mapping values are not allowed" in problem:
+        if _indented_more(text, mark.line):
+            return _at("not valid YAML: this line is indented more than the line above it: line its field up "
+                       "with the fields above", text, mark)
+        return _at("not valid YAML: a colon followed by a space starts a field, which YAML does not allow here: "
+                   "put text holding ': ' in quotes", text, mark)
+    return _at(f"not valid YAML: {problem}", text, mark)
+
+
+def _indented_more(text: str, index: int) -> bool:
+    """Whether line `index` (from 0) starts further right than the line above it, which opens nothing."""
+    lines = text.splitlines()
+    above = next((line for line in reversed(lines[:index]) if line.strip() and not line.lstrip().startswith("#")), None)
+    if above is None or index >= len(lines) or above.rstrip().endswith(":"):
+        return False
+    indent = len(lines[index]) - len(lines[index].lstrip(" "))
+    return indent > len(above) - len(above.lstrip(" "))
+
+
+def _char(text: str, mark: Any) -> str:
+    """The character a mark points at (libyaml's marks count characters of the loaded text)."""
+    index = getattr(mark, "index", None)
+    return text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
 
 
 def _tag(tag: str) -> str:
@@ -103,29 +190,44 @@ def load(data: bytes | str) -> Any:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise YamlError(f"the file is not UTF-8 text (byte {exc.start} is invalid)") from None
+            raise YamlError(_not_utf8(data, exc.start)) from None
     else:
         text = data
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
             raise YamlError(f"the text is longer than the limit of {MAX_BYTES} bytes")
     if "\x00" in text:
-        raise YamlError("the file contains a NUL byte, so it is not a text file")
+        raise YamlError(_not_utf8(data, text.index("\x00")) if isinstance(data, bytes) and _utf16(data)
+                        else "the file contains a NUL byte, so it is not a text file")
     loader = _Loader(text)
     try:
         return _build(loader)
     except yaml.MarkedYAMLError as exc:
-        problem = exc.problem or exc.context or "not valid YAML"
-        mark = exc.problem_mark
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        if "nesting depth" in problem:
+        if "nesting depth" in (exc.problem or ""):
             # libyaml 0.2.6 scans a deep flow collection ahead and stops at its own limit of
             # 1,000 levels before our count of events reaches MAX_DEPTH: the same refusal.
-            raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep{where}") from None
-        raise YamlError(f"not valid YAML: {problem}{where}") from None
+            mark = exc.problem_mark
+            raise YamlError(f"the document is nested more than {MAX_DEPTH} levels deep",
+                            mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+        raise _syntax_error(text, exc) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"not valid YAML: {exc}") from None
     finally:
         loader.dispose()
+
+
+def _not_utf8(data: bytes, start: int) -> str:
+    """Why bytes are not UTF-8, in words that say how to save the file instead."""
+    if _utf16(data):
+        return "the file is saved as UTF-16 (Windows Notepad's \"Unicode\"), not UTF-8 text: save it as UTF-8"
+    return f"the file is not UTF-8 text (byte {start} is invalid): save it as UTF-8 (it may be in a Windows or Mac code page)"
+
+
+def _utf16(data: bytes) -> bool:
+    """Whether bytes look like UTF-16 text: its byte-order mark, or a NUL beside each ASCII letter."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    head = data[:64]
+    return len(head) >= 4 and (head[1::2].count(0) * 2 >= len(head) - 1 or head[0::2].count(0) * 2 >= len(head) - 1)
 
 
 _COLLECTION_TAGS = (None, "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")

@@ -57,6 +57,9 @@ class Reading:
     """What the order will be taken to mean, in plain words."""
     void: str | None = None
     """Why the order is void, in plain words; None when accepted."""
+    instead: str = ""
+    """What happens in place of a void order, when the game puts something there (Identity
+    draws a missing bid card at random); empty when the order simply does nothing."""
 
     @property
     def accepted(self) -> bool:
@@ -80,6 +83,8 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: dict[str, Option]
+    field_labels: dict[str, str]
+    """Each field of `player_fields` -> its column heading for people (`pbem show`, the demo)."""
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""

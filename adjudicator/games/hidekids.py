@@ -78,6 +78,8 @@ class HideTheKids:
     title = "Hide the Kids!"
     min_players = 2
     max_players = 8
+    field_labels = {"role": "role", "kid_tokens": "kid tokens", "pebbles": "pebbles"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "wolf": Option(
             "first",

@@ -20,6 +20,7 @@ CAPTURE_POINTS = 5
 # "SID 1 steal David 8", "sid 2 steal Tony secret 6", "SID 3 guard secret 6", "SID 3 guard 6"
 _STEAL = re.compile(r"\s*sid\s*(\d+)\s+steals?\s+(.+?)\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
 _GUARD = re.compile(r"\s*sid\s*(\d+)\s+guards?\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
+_SID_WORD = re.compile(r"\bsid\s*\d", re.IGNORECASE)
 
 
 def value(secret: int) -> int:
@@ -32,6 +33,8 @@ class Secrets:
     title = "Sid's Secrets"
     min_players = 3
     max_players = 6
+    field_labels = {"score": "score", "secrets": "secrets left", "sids": "SIDs left"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "turns": Option(5, "how many turns the game lasts (the rulebook plays 5)", minimum=1, maximum=20),
         "max_players": Option(
@@ -95,6 +98,21 @@ class Secrets:
             p: {"score": view["score"][p], "secrets": view["secrets"][p], "sids": view["sids"][p]}
             for p in view["players"]
         }
+
+    def form_examples(self, view: View, player: str) -> list[str]:
+        """The shorthand orders the order form suggests, each legal for this player now: a SID
+        still free, a secret its owner still holds, a guard no restriction forbids."""
+        sids, examples = view["sids"][player], []
+        victim = next((p for p in view["players"] if p != player and view["secrets"][p]), None)
+        if sids and victim is not None:
+            examples.append(f"SID {sids[0]} steal {victim} {view['secrets'][victim][-1]}")
+        guard = sids[len(examples)] if len(sids) > len(examples) else None  # another SID than the thief's
+        if guard is not None:
+            barred = {r["secret"] for r in view["restrictions"] if r["sid"] == guard}
+            secret = next((s for s in reversed(view["secrets"][player]) if s not in barred), None)
+            if secret is not None:
+                examples.append(f"SID {guard} guard secret {secret}")
+        return examples
 
     # -- reading orders ---------------------------------------------------
 
@@ -328,6 +346,8 @@ def _parse(item: Any) -> dict[str, Any] | str:
     """Canonical dict, or the reason the item cannot be read."""
     if isinstance(item, dict):
         return item
+    if len(_SID_WORD.findall(item)) > 1:  # the rulebook's "SID 1 steal Tony 9, SID 6 steal Tony 6"
+        return "this item holds more than one order: write each order as its own list item, one per line (- SID 1 steal tony 9)"
     match = _STEAL.match(item)
     if match:
         return {"sid": int(match[1]), "steal": {"player": match[2], "secret": int(match[3])}}

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ..campaign import auth
 from ..campaign.adjudicate import prepare
 from ..campaign.folder import (
@@ -37,7 +39,8 @@ from ..campaign.folder import (
 )
 from ..campaign.turn import SEATS_FILE, read_seat_changes
 from ..common import atomic
-from ..mail import deliver
+from ..common.address import address_problem
+from ..mail import compose, deliver
 from ..mail.ingest import load_index, save_index
 
 
@@ -52,11 +55,16 @@ class Replacement:
     moved: list[str]
     dropped: list[str] = field(default_factory=list)
     """Unsent outbox messages for the outgoing player, removed (names under mail/outbox/)."""
+    told: str = ""
+    """The outbox message that tells the outgoing player (empty: they have no address, or the campaign no gm_email)."""
 
 
 def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
     if not name.strip():
         raise CampaignError("--name must give the new player's display name")
+    problem = address_problem(email) if email is not None else ""
+    if problem:
+        raise CampaignError(f"--email '{email}' is not an email address: it {problem}; the seat was not handed over")
     Campaign.open(root)
     with atomic.locked(Path(root)):
         campaign = prepare(Path(root))
@@ -101,11 +109,54 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
         moved = _move_pending_orders(campaign, seat, pending)
         _mark_ingested_orders(campaign, seat, pending, name)
         dropped = _drop_unsent_mail(campaign, seat, pending)
+        told = _tell_outgoing(campaign, seat, pending, outgoing, name)
 
-        config = dict(campaign.config)
-        config["players"] = [new_entry if p["id"] == seat else p for p in campaign.config["players"]]
-        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
-        return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved, dropped)
+        atomic.write_file(campaign.root / "campaign.yaml", _with_entry(campaign, seat, new_entry))
+        return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved, dropped, told)
+
+
+def _with_entry(campaign: Campaign, seat: str, entry: dict[str, Any]) -> bytes:
+    """campaign.yaml with the seat's entry replaced and every other byte as the GM wrote it
+    (quotes, comments, order): the entry's own lines are found by the YAML parser's marks.
+    A file whose players are not written one entry per block (a flow list, say) is written whole."""
+    path = campaign.root / "campaign.yaml"
+    text = path.read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        players = next(value for key, value in root.value if key.value == "players")
+        node = next(item for item in players.value if any(k.value == "id" and v.value == seat for k, v in item.value))
+    except (yaml.YAMLError, StopIteration, AttributeError, TypeError):
+        node = None
+    if node is None or node.flow_style or players.flow_style:
+        config = {**campaign.config, "players": [entry if p["id"] == seat else p for p in campaign.config["players"]]}
+        return b"# pbem-adjudicator campaign settings\n" + dump_yaml(config)
+    start, end = node.start_mark.index, node.end_mark.index
+    indent = " " * node.start_mark.column
+    lines = dump_yaml(entry).decode("utf-8").rstrip("\n").split("\n")
+    block = "\n".join(lines[:1] + [indent + line for line in lines[1:]])
+    tail = text[end:]
+    if not tail.startswith("\n") and end > 0 and text[end - 1] == "\n":  # the node's end mark is past its last newline
+        block += "\n"
+    return (text[:start] + block + tail).encode("utf-8")
+
+
+def _tell_outgoing(campaign: Campaign, seat: str, pending: int, outgoing: dict[str, Any], name: str) -> str:
+    """A message into the outbox for the player who leaves, so that they know (the next pbem mail --send sends it)."""
+    address = outgoing.get("email")
+    if not address:
+        return ""
+    title = f"[{campaign.config.get('name')}] {campaign.game.title}: seat {seat} handed over"
+    body = (f"Hello {outgoing.get('name', seat)},\n\nfrom turn {pending} on, the seat {seat} in {campaign.config.get('name')} "
+            f"is played by {name}. Your password no longer works and you get no more reports for it.\n\n"
+            "Thank you for playing.\n")
+    try:
+        message = compose.make_message(campaign, kind=f"handover-{seat}", turn=pending, to=[(str(outgoing.get("name", seat)), str(address))],
+                                       subject=title, body=body)
+    except compose.MailError:  # no gm_email to send from: the GM tells them
+        return ""
+    file = f"{turn_name(pending)}/handover-{seat}.eml"
+    compose.write_outbox(campaign.root, {file: compose.to_bytes(message)})
+    return file
 
 
 def _drop_unsent_mail(campaign: Campaign, seat: str, pending: int) -> list[str]:

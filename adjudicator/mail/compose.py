@@ -26,7 +26,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Self
 
-from ..campaign import schedule
+from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.turn import pending_state
 from ..common import atomic
@@ -201,6 +201,17 @@ def _recipient(campaign: Campaign, player: str, turn: int, names: dict[str, str]
     return str(holder.get("name") or names.get(player, player)), campaign.email(player, turn)
 
 
+def _handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> str:
+    """A first paragraph for a report that reaches a new player of the seat (`pbem replace`): the
+    report was written for whoever played the turn, and its narrative is theirs."""
+    written_for, reader = campaign.holder(seat, max(turn, 1)), campaign.holder(seat, holder_turn)
+    if not written_for or not reader or written_for.get("from") == reader.get("from"):
+        return ""
+    return (f"You take over the seat {seat} from {written_for.get('name')} from turn {holder_turn} on. This report of "
+            f"{'the opening' if turn == 0 else f'turn {turn}'} was written for {written_for.get('name')}: what it says they "
+            "did (or failed to do) was theirs. Its order form is yours.\n\n")
+
+
 def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
     """One message per player with an address, and one for the public report: (outbox files, notes for the GM).
 
@@ -233,11 +244,17 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
                 turn=turn,
                 to=[(name, address)],
                 subject=_subject(campaign, turn, f"report for {name}"),
-                body=path.read_text(encoding="utf-8"),
+                body=_handed_over(campaign, player, turn, holder_turn) + path.read_text(encoding="utf-8"),
             )
         except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
             notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
             continue
+        view = viewfile.for_report(campaign, turn, player)  # for `pbem check FILE --view VIEWFILE` (docs/orders.md)
+        if view is not None:
+            message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
+            # The same message, byte for byte, on every build: the boundary is made from what it
+            # separates ("=_" occurs in neither quoted-printable nor base64 text).
+            message.set_boundary(f"=_pbem.{hashlib.sha256(message['Message-ID'].encode() + view).hexdigest()[:32]}")
         files[f"{folder}/report-{player}.eml"] = to_bytes(message)
     public = reports / "public.md"
     if public.is_file():

@@ -133,6 +133,7 @@ def send(
     clock: Callable[[], dt.datetime],
     progress: Callable[[str, EmailMessage], None] = lambda name, message: None,
     on_refused: Callable[[str, EmailMessage, str], None] = lambda name, message, reason: None,
+    only: Callable[[str], bool] = lambda name: True,
 ) -> list[str]:
     """Deliver every unsent outbox message over one SMTP connection; record each one as soon as it is accepted.
 
@@ -142,7 +143,7 @@ def send(
     and the next run resumes. Only a failure once the data is being handed over leaves the
     message in doubt; one that fails before (here, or in the server's words) is simply not sent.
     """
-    queue = pending_messages(root)
+    queue = [(name, message) for name, message in pending_messages(root) if only(name)]  # `only`: pbem mail --player
     if not queue:
         return []
     log = sent_log(root)

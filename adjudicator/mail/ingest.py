@@ -307,7 +307,7 @@ def _write_ack(ctx: _Context, entry: Entry, sub: Submission, reply_to: str, repl
             if reading.accepted:
                 lines.append(f"      -> {reading.meaning}")
             else:
-                lines.append(f"      -> VOID: {reading.void}. This order will do nothing; your other orders stand.")
+                lines.append(f"      -> VOID: {reading.void}. " + (reading.instead or "This order will do nothing; your other orders stand."))
     lines.append("")
     missing = _still_missing(ctx)
     lines.append(f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}.")

@@ -16,6 +16,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from .. import games
 from ..common import yamlsafe
 from ..common.resources import resource_dir
 
@@ -126,6 +127,9 @@ class Renderer:
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
+        game = games.get(self.game_id)
+        if hasattr(game, "form_examples"):  # orders an order form suggests, legal for that player now
+            env.filters["form_examples"] = game.form_examples
         return env
 
     @cached_property

@@ -35,6 +35,8 @@ class Hide:
     title = "H.I.D.E."
     min_players = 3
     max_players = 5
+    field_labels = {"rank": "rank", "stack_cards": "hideout cards", "score": "intel", "identity": "identity die", "gadget": "gadget", "gadget_used": "gadget used", "out": "assassinated", "top": "dice on top", "front": "dice in front"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "intel_values": Option(DEFAULT_INTEL, "the 16 intel card values, separated by commas (HIDE-5)"),
         "rank_value": Option(1, "what a face-down rank card is worth as intel (HIDE-6)", minimum=0, maximum=99),

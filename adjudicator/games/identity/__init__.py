@@ -34,6 +34,8 @@ class Identity:
     title = "Identity"
     min_players = 3
     max_players = 6
+    field_labels = {"score": "score", "deal_points": "points per deal", "bid": "bid", "bid_cards": "bid cards", "plus": "plus tricks", "minus": "minus tricks", "wins": "plus - minus", "cards_left": "cards in hand", "hand": "hand"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "variant": Option(
             "standard",

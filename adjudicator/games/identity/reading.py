@@ -91,6 +91,11 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             chosen += cards
             reading.order = {"bid": cards}
             reading.meaning = "bid card" + ("s " if len(cards) > 1 else " ") + " and ".join(cards)
+    if len(chosen) < 2:  # IDENTITY-4: the bid is completed at random; a void order says so, not "does nothing"
+        drawn = "both bid cards are" if not chosen else "the second bid card is"
+        for reading in readings:
+            if not reading.accepted:
+                reading.instead = f"In its place {drawn} drawn at random from the rest of your hand (IDENTITY-4)."
     accepted = [r for r in readings if r.accepted]
     if accepted:
         last = accepted[-1]

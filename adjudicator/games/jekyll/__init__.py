@@ -38,6 +38,8 @@ class Jekyll:
     title = "Jekyll vs Hyde"
     min_players = 2
     max_players = 2
+    field_labels = {"role": "role", "marker": "identity marker", "tricks": "tricks this round", "cards": "cards in hand", "leads": "leads the next trick", "hand": "hand"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
     options = {
         "jekyll": Option(
             "first", "which listed player is Dr. Jekyll (the other is Mr. Hyde): first or second", choices=("first", "second")
