@@ -15,10 +15,10 @@ import pytest
 import yaml
 
 from adjudicator.campaign.adjudicate import adjudicate
-from adjudicator.campaign.folder import Campaign
-from adjudicator.campaign.demo import write_demo_orders
-from adjudicator.games import GAMES
 from adjudicator.campaign.create import create
+from adjudicator.campaign.demo import write_demo_orders
+from adjudicator.campaign.folder import Campaign
+from adjudicator.games import GAMES
 
 TURNS = 4
 
@@ -28,11 +28,12 @@ def _as_sent(order: Any) -> Any:
     return {k: v for k, v in order.items() if k != "nmr"} if isinstance(order, dict) else order
 
 
-NMR_IS_PUBLIC = {
-    "secrets": "SECRETS-20: the public report names NMR players (their SIDs stayed at home)",
-    "hidekids": "HIDEKIDS-5: a kid with no hiding place is caught at the growl, in public",
-}
-"""Games whose rules docs make an NMR public; every other registered game is checked."""
+NMR_IS_PUBLIC = {game for game, module in GAMES.items() if getattr(module, "nmr_public", False)}
+"""Games whose rules docs make an NMR public (SECRETS-20, HIDEKIDS-5); every other registered game is checked."""
+
+
+def test_the_games_whose_nmr_is_public_are_the_ones_their_rules_say() -> None:
+    assert NMR_IS_PUBLIC == {"secrets", "hidekids"}
 
 
 @pytest.mark.parametrize("game", sorted(set(GAMES) - set(NMR_IS_PUBLIC)))

@@ -80,6 +80,8 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: dict[str, Option]
+    # A game may also set `nmr_public = True` when its rules make who sent no orders public (an
+    # NMR shows in the public report); otherwise no mail tells a player who else is still missing.
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""
