@@ -5,6 +5,8 @@ from __future__ import annotations
 import email
 import email.policy
 import mailbox
+import os
+import re
 import subprocess
 import sys
 from email.message import EmailMessage
@@ -552,3 +554,133 @@ def test_acknowledgements_thread_under_the_message(campaign: Path, tmp_path: Pat
     before = snapshot(campaign)
     assert ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))], now=NOW).skipped == len(cases)
     assert snapshot(campaign) == before
+
+
+# -- issue 15 and 16: seat takeover, collisions, dates, forms the reader missed, attachments, line numbers ----------
+
+
+def no_password_campaign(tmp_path: Path) -> Path:
+    root = tmp_path / "forum"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="f", passwords=False, gm_email="gm@example.org", name="Forum")
+    return root
+
+
+def test_reply_to_and_a_future_date_cannot_take_a_seat(tmp_path: Path) -> None:
+    """Regression (issue 15, 1): `From: David` with `Reply-To: thief@...` and a Date in 2031 got David's readings
+    (his whole hand) mailed to the thief, and David's own later message was "superseded"."""
+    root = no_password_campaign(tmp_path)
+    forged = raw_mail(root, "David <david@example.org>", "<forged@x>", "player: david\nturn: 1\norders: ['SID 1 steal Tony 1']\n",
+                      "Reply-To: thief@example.net\n", date="Fri, 31 Jan 2031 10:00:00 +0000")
+    own = raw_mail(root, "david@example.org", "<own@x>", "player: david\nturn: 1\norders: []\n", date="Tue, 01 Dec 2026 11:00:00 +0000")
+    (tmp_path / "1.eml").write_bytes(forged)
+    (tmp_path / "2.eml").write_bytes(own)
+    first, second = ingest(root, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW).entries
+    assert first.date is None and "is in the future" in first.notes[0]
+    assert (first.status, second.status) == ("superseded", "filed")
+    assert yaml.safe_load((root / "turn-001" / "orders" / "david.yaml").read_text())["orders"] == []
+    for seq in (1, 2):
+        ack = read(root / "mail" / "outbox" / "turn-001" / f"ack-{seq:05d}.eml")
+        assert [a.addr_spec for a in ack["To"].addresses] == ["david@example.org"] and ack["Cc"] is None
+        assert b"thief" not in outbox(root, seq).read_bytes()
+        assert "password" not in ack.get_content()  # this campaign has none: nothing may claim one was right
+    assert first.acknowledged == second.acknowledged == ["david@example.org"]
+
+
+def test_a_date_past_the_end_of_time_is_no_readable_date(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 10): year 9999 at -1200 overflowed, and valid orders were "not a readable email message"."""
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<y9999@x>", order_text(campaign, "tony", []), date="Fri, 31 Dec 9999 23:59:59 -1200"))
+    [entry] = ingest(campaign, [path], now=NOW).entries
+    assert (entry.status, entry.date) == ("filed", None) and "cannot be read" in entry.notes[0]
+    assert "no Date that counts" in " ".join(read(outbox(campaign, 1)).get_content().split())
+
+
+def test_a_different_message_under_a_known_message_id_is_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 9): junk first took the Message-ID, and the real orders under it were "already ingested"."""
+    (tmp_path / "1.eml").write_bytes(raw_mail(campaign, "spam@example.net", "<same@x>", "Buy now!\n"))
+    (tmp_path / "2.eml").write_bytes(raw_mail(campaign, "tony@example.org", "<same@x>", order_text(campaign, "tony", [])))
+    result = ingest(campaign, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected", "filed"] and result.skipped == 0
+    assert "already used by message 1" in result.entries[1].notes[0]
+    assert ingest(campaign, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW).skipped == 2  # the very same bytes: seen
+
+
+def test_a_reply_that_cannot_be_built_does_not_stop_the_message_being_recorded(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 7): a name with a line break made building the acknowledgement fail after the
+    order file was written, before the message was recorded, at every run again."""
+    settings_file = campaign / "campaign.yaml"
+    config = yaml.safe_load(settings_file.read_text())
+    config["name"] = "Evil\nBcc: victim@example.net"
+    settings_file.write_text(yaml.safe_dump(config, allow_unicode=True))
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<evil@x>", order_text(campaign, "tony", [])))
+    [entry] = ingest(campaign, [path], now=NOW).entries
+    assert entry.status == "filed" and entry.acknowledged == []
+    assert "no reply was written" in entry.notes[0] and "line break" in entry.notes[0]
+    assert [e.message_id for e in load_index(campaign)] == ["<evil@x>"]
+    assert not (campaign / "mail" / "outbox").exists()
+    assert ingest(campaign, [path], now=NOW).skipped == 1
+
+
+def test_an_indented_order_form_and_invisible_characters_before_it_are_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 13): an indented form was "found only in quoted lines"; a BOM or a zero-width
+    space before `player:` hid the form."""
+    text = order_text(campaign, "tony", ["SID 1 steal David 8"])
+    bodies = [
+        "Hi GM,\n\n" + "".join("    " + line + "\n" for line in text.splitlines()) + "\nThanks\n",
+        "\ufeff" + text,
+        "Here:\n\u200b" + text,
+    ]
+    messages = [mail("tony@example.org", body, message_id=f"<form{n}@x>", date=f"Mon, 30 Nov 2026 1{n}:00:00 +0000") for n, body in enumerate(bodies)]
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
+    assert [e.status for e in result.entries] == ["superseded", "superseded", "filed"], [e.reason for e in result.entries]
+    for entry in result.entries:
+        assert yaml.safe_load((campaign / entry.stored).with_suffix(".yaml").read_text())["orders"] == ["SID 1 steal David 8"]
+
+
+def test_a_multipart_message_without_a_boundary_is_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 13): `multipart/mixed` with no boundary was "has no text"."""
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<nob@x>", order_text(campaign, "tony", []),
+                              "MIME-Version: 1.0\nContent-Type: multipart/mixed\n"))
+    assert ingest(campaign, [path], now=NOW).entries[0].status == "filed"
+
+
+def test_a_named_pipe_as_source_is_named_for_what_it_is(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 15, 13): `ingest DIR FIFO` said "no such file"."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert main(["ingest", str(campaign), str(fifo)]) == 1
+    err = capsys.readouterr().err
+    assert "is a named pipe (FIFO), not a mailbox" in err and "no such file" not in err
+
+
+@pytest.mark.parametrize(("filename", "maintype", "subtype"), [("orders.txt", "text", "plain"), ("ORDERS.TXT", "application", "octet-stream"),
+                                                              ("notes", "text", "plain")])
+def test_a_text_attachment_holding_an_order_file_is_read(campaign: Path, tmp_path: Path, filename: str, maintype: str, subtype: str) -> None:
+    """Regression (issue 16, 7): a .txt attachment with a whole order file was refused as "no .yaml attachment"."""
+    message = mail("tony@example.org", "See the attachment.\n", message_id="<txt@x>")
+    message.add_attachment(order_text(campaign, "tony", []).encode(), maintype=maintype, subtype=subtype, filename=filename)
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])], now=NOW).entries
+    assert (entry.status, entry.found) == ("filed", f"attachment {filename}")
+
+
+def test_an_attachment_that_is_not_read_is_named(campaign: Path, tmp_path: Path) -> None:
+    message = mail("tony@example.org", "See the attachments.\n", message_id="<pics@x>")
+    message.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="orders.png")
+    message.add_attachment(b"just my notes\n", maintype="text", subtype="plain", filename="notes.txt")
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])], now=NOW).entries
+    assert entry.status == "rejected"
+    assert "the attachment orders.png (image/png) is not text and was not read" in entry.reason
+    assert "the attachment notes.txt holds no order form" in entry.reason
+
+
+def test_a_yaml_error_names_the_line_of_the_message_and_quotes_it(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 16, 6): the line was counted from the `player:` line and never quoted back."""
+    pw = passwords(campaign)["tony"]
+    body = f"Hello GM,\n\nmy orders:\n\nplayer: tony\nturn: 1\npassword: \"{pw}\"\norders:\n\t- SID 1 steal David 8\n\nTony\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("tony@example.org", body, message_id="<yerr@x>")])], now=NOW).entries
+    assert entry.status == "rejected"
+    line = re.search(r"line (\d+) of your message", entry.reason)
+    assert line, entry.reason
+    assert line.group(1) == "9" and "that line reads: - SID 1 steal David 8" in entry.reason

@@ -100,6 +100,8 @@ def make_message(
 ) -> EmailMessage:
     """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom.
     A reply names its parent's msg-id (`in_reply_to`) and the thread (`references`, RFC 5322 3.6.4)."""
+    for text in (subject, *(name for name, _ in [*to, *cc])):
+        _one_line(text)
     sender = _address("", gm_address(campaign))
     message = EmailMessage(policy=POLICY)
     message["From"] = _AddressHeader("From", [sender])
@@ -118,6 +120,20 @@ def make_message(
     message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     return message
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
+def _one_line(text: str) -> None:
+    """Refuse header text holding a line break or another control character: written into a header it
+    would start a header of its own (`Evil\nBcc: victim@...`). Names come from campaign.yaml."""
+    found = _CONTROL.search(text)
+    if found:
+        raise MailError(
+            f"'{text[:60].encode('unicode_escape').decode('ascii')}' holds a line break or control character (U+{ord(found.group()):04X}), which cannot go into a mail "
+            "header; fix the name in campaign.yaml"
+        )
 
 
 _ENCODED_WORD_ROOM = 75
@@ -225,6 +241,7 @@ def _address(name: str, address: str) -> Address:
     SMTPUTF8, which pbem mail does not ask for: such an address is refused here, and
     the player's message is left out with a note, never built to fail at the server.
     """
+    _one_line(address)
     display, spec = email.utils.parseaddr(address)
     local, at, domain = spec.rpartition("@")
     try:

@@ -92,9 +92,11 @@ class OrderDocument:
 
     def line(self, number: int) -> int:
         """The line of what the player sent that is line `number` (from 1) of the document."""
-        if self.lines and 1 <= number <= len(self.lines):
+        if not self.lines or number < 1:
+            return number
+        if number <= len(self.lines):
             return self.lines[number - 1]
-        return number
+        return self.lines[-1] + number - len(self.lines)  # the end of the document: the lines after it
 
 
 class NoOrders(ValueError):

@@ -63,7 +63,10 @@ CLOCK_SKEW = dt.timedelta(minutes=15)
 MESSAGES_PER_SENDER = 20
 """Messages of one sender read for one turn; a player correcting orders needs far fewer."""
 SLICE = 200
-"""Messages handled under one hold of the campaign lock."""
+"""The most messages handled under one hold of the campaign lock."""
+SLICE_SECONDS = 1.0
+"""The longest one hold lasts (well within the seconds a waiting command waits: atomic.LOCK_WAIT).
+Where a slice ends changes nothing a message leaves, unless another command comes in between."""
 PAUSE = 0.1
 """Seconds the lock is let go between slices (a waiting command polls far more often)."""
 LATER_SLICE_WAIT = 120.0
@@ -417,7 +420,7 @@ def _reply(decision: _Decision, build: Any) -> None:
     try:
         files, to = build()
     except Exception as exc:  # noqa: BLE001 - the message must be recorded whatever its reply does
-        decision.entry.notes.append(f"no reply was written: it could not be built ({type(exc).__name__}: {_echo(str(exc))})")
+        decision.entry.notes.append(f"no reply was written: it could not be built ({type(exc).__name__}: {' '.join(str(exc).split())[:300]})")
         return
     decision.files.update(files)
     decision.entry.acknowledged = to
@@ -637,7 +640,7 @@ class _Run:
         book = self.book
         state = pending_state(campaign)
         ctx = _Context(campaign, book, campaign.last_turn + 1, state, campaign.game.is_over(state), self.now)
-        count = 0
+        count, started = 0, time.monotonic()
         try:
             for incoming in self.messages:
                 key = message_key(incoming.raw)
@@ -650,7 +653,7 @@ class _Run:
                 book.add(decision.entry)
                 self.handled.append(decision.entry)
                 count += 1
-                if count >= SLICE:
+                if count >= SLICE or time.monotonic() - started > SLICE_SECONDS:
                     return False
             return True
         finally:
