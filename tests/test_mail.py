@@ -144,14 +144,18 @@ def test_a_broken_run_resumes_without_sending_twice(campaign: Path, smtp: tuple[
     assert len(set(ids)) == 4
 
 
-def test_acknowledgements_from_ingest_go_out_with_the_next_send(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    box, address = smtp
+def ingest_tonys_orders(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], message_id: str) -> None:
     password = yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text())["tony"]
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", "<o1@x>"
+    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", message_id
     message.set_content(f"player: tony\nturn: 1\npassword: \"{password}\"\norders: []\n")
     (tmp_path / "o.eml").write_bytes(message.as_bytes())
     assert pbem(capsys, "ingest", campaign, tmp_path / "o.eml")[0] == 0
+
+
+def test_acknowledgements_from_ingest_go_out_with_the_next_send(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    ingest_tonys_orders(campaign, tmp_path, capsys, "<o1@x>")
     assert pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)[0] == 0
     acks = [m for _, m in box.received if m["In-Reply-To"] == "<o1@x>"]
     assert len(acks) == 1 and "orders for turn 1 received from Tony" in text(acks[0])
@@ -161,12 +165,7 @@ def test_an_acknowledgement_outdated_by_the_turn_is_never_sent(campaign: Path, s
     """Regression (issue 16, 14): "before the turn is adjudicated, the newest message counts" went out after
     the turn was adjudicated. An unsent reply to orders of a turn since adjudicated is not sent."""
     box, address = smtp
-    password = yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text())["tony"]
-    message = EmailMessage()
-    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", "<o2@x>"
-    message.set_content(f"player: tony\nturn: 1\npassword: \"{password}\"\norders: []\n")
-    (tmp_path / "o.eml").write_bytes(message.as_bytes())
-    assert pbem(capsys, "ingest", campaign, tmp_path / "o.eml")[0] == 0
+    ingest_tonys_orders(campaign, tmp_path, capsys, "<o2@x>")
     adjudicate(campaign, nmr=True)
     code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
     assert code == 0 and "1 replies to orders are not sent: their turn was adjudicated" in " ".join(out.split())
