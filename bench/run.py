@@ -2,7 +2,7 @@
 
     python3 bench/run.py                          # everything, full size, 3 repetitions
     python3 bench/run.py --quick                  # small sizes, 1 repetition
-    python3 bench/run.py --only batch,big         # some of: batch, stages, big, audit, check, demo
+    python3 bench/run.py --only batch,big         # some of: batch, stages, big, audit, check, demo, ingest
     python3 bench/run.py --where /dev/shm         # campaigns on a RAM disk: the file system's share apart
 
 Every measurement runs in a fresh child process, so its peak memory (from wait4)
@@ -226,6 +226,38 @@ def measure_engine(game_id: str, seconds: float) -> float:
     return games_played / (time.perf_counter() - start)
 
 
+def measure_ingest(root: Path, recorded: int, new: int) -> float:
+    """Seconds `ingest` takes for `new` junk messages (strangers, no orders: the flood case) in a campaign
+    whose index already records `recorded` messages (written straight into the journal, as ingest writes it)."""
+    import datetime as dt
+    import hashlib
+
+    from adjudicator.campaign.create import create
+    from adjudicator.mail import ingest
+
+    root = Path(tempfile.mkdtemp(prefix=f"ingest-{recorded}-", dir=root))  # each repetition its own campaign
+    campaign = root / "campaign"
+    create(campaign, "secrets", [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("ann", "bob", "cat")],
+           seed="bench", passwords=False, gm_email="gm@example.org")
+    (campaign / "mail").mkdir(mode=0o700)
+    with open(ingest.index_path(campaign), "wb") as journal:
+        for seq in range(1, recorded + 1):
+            key = "sha256:" + hashlib.sha256(str(seq).encode()).hexdigest()
+            journal.write(ingest._line(ingest.Entry(seq, key, f"<old{seq}@x>", f"spam{seq}@example.net", None, "Buy now", "rejected",
+                                                    turn=1, reason="no orders", stored=f"mail/rejected/{seq:05d}.eml")))
+    box = root / "box"
+    (box / "new").mkdir(parents=True)
+    (box / "cur").mkdir()
+    for n in range(new):
+        (box / "new" / f"{1700000000 + n}.m{n}").write_bytes(
+            f"From: flood{n}@example.net\nTo: gm@example.org\nSubject: x\nMessage-ID: <new{n}@x>\n\nBuy now!\n".encode())
+    start = time.perf_counter()
+    result = ingest.ingest(campaign, [box], now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+    spent = time.perf_counter() - start
+    assert len(result.entries) == new
+    return spent
+
+
 def child(args: argparse.Namespace) -> None:
     """Run one measurement and print its figure as JSON."""
     work = Path(args.work)
@@ -248,6 +280,8 @@ def child(args: argparse.Namespace) -> None:
         value = measure_audit(work / args.names[0])
     elif args.measure == "engine":
         value = measure_engine(args.names[0], float(args.names[1]))
+    elif args.measure == "ingest":  # recorded, new
+        value = measure_ingest(work, int(args.names[0]), int(args.names[1]))
     else:
         raise SystemExit(f"unknown measure {args.measure}")
     print(json.dumps(value))
@@ -412,11 +446,22 @@ def bench_demo(table: Table, work: Path, seconds: float) -> None:
         table.add(f"engine: whole {game_id} games", f"{rate:.1f}/s", mem, "", "")
 
 
+def bench_ingest(table: Table, work: Path, recorded: list[int], new: int, repeat: int) -> None:
+    """The cost of a message does not grow with the messages recorded before it (issue 15: a flood)."""
+    base = None
+    for count in recorded:
+        spent, mem = repeated(repeat, "ingest", str(work), str(count), str(new))
+        base = base or spent
+        table.add(f"pbem ingest {new} new messages, {count} recorded", f"{spent:.2f} s ({1000 * spent / new:.1f} ms each)", mem,
+                  f"{spent / base:.2f}x", "~1x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pbem-adjudicator benchmarks")
     parser.add_argument("--child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="small sizes, one repetition")
-    parser.add_argument("--only", default="batch,stages,big,audit,check,demo")
+    parser.add_argument("--only", default="batch,stages,big,audit,check,demo,ingest")
+    parser.add_argument("--recorded", help="messages already recorded for the ingest measure, e.g. 0,10000,100000")
     parser.add_argument("--campaigns", type=int)
     parser.add_argument("--big", help="player counts for the one-turn test, e.g. 1000,10000")
     parser.add_argument("--repeat", type=int)
@@ -446,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_check(table, work, repeat)
         if "demo" in chosen:
             bench_demo(table, work, 0.5 if args.quick else 3.0)
+        if "ingest" in chosen:
+            recorded = [int(n) for n in (args.recorded or ("0,1000" if args.quick else "0,10000,100000")).split(",")]
+            bench_ingest(table, work, recorded, 50 if args.quick else 1000, repeat)
     table.print()
     return 0
 

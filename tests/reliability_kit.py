@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import email
 import email.policy
 import os
@@ -21,6 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 CRASHPOINT = Path(__file__).resolve().parent / "crashpoint.py"
 THOROUGH = os.environ.get("PBEM_THOROUGH") == "1"
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+"""The moment in-process ingests run at (the mail of the suites is dated before it)."""
 
 
 def pbem(*args: Any, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -34,4 +34,5 @@ def test_benchmark_runs_every_measure_on_a_tiny_size() -> None:
     expected += [f"pbem audit, {g} demo" for g in sorted(GAMES)]
     expected += ["python -c 'import yaml' (cold)", "pbem check one file (cold)"]
     expected += [f"engine: whole {g} games" for g in sorted(GAMES)]
+    expected += ["pbem ingest 50 new messages, 0 recorded", "pbem ingest 50 new messages, 1000 recorded"]
     assert names == expected, result.stdout

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import mailbox
+import os
+import re
 import subprocess
 import sys
 from email.message import EmailMessage
@@ -15,13 +16,14 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reliability_kit import NOW
 
 from adjudicator.campaign.adjudicate import adjudicate
-from adjudicator.common.atomic import locked
-from adjudicator.cli import main
-from adjudicator.mail.ingest import ingest, load_index
-from adjudicator.mail.inbox import file_kind, find_orders, orders_in_text
 from adjudicator.campaign.create import create
+from adjudicator.cli import main
+from adjudicator.common.atomic import locked
+from adjudicator.mail.inbox import file_kind, find_orders, orders_in_text
+from adjudicator.mail.ingest import ingest, load_index
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},
@@ -97,7 +99,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def test_attachment_is_filed_and_acknowledged(campaign: Path, tmp_path: Path) -> None:
     text = order_text(campaign, "tony", ["SID 1 steal David 8", {"sid": 9, "guard": 1}])
     source = maildir(tmp_path, [mail("Tony <tony@example.org>", attachment=text, filename="tony.yaml", message_id="<a1@example.org>")])
-    result = ingest(campaign, [source])
+    result = ingest(campaign, [source], now=NOW)
     assert [e.status for e in result.entries] == ["filed"]
     assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == text
     ack = email.message_from_bytes((campaign / "mail" / "outbox" / "turn-001" / "ack-00001.eml").read_bytes(), policy=email.policy.default)
@@ -123,7 +125,7 @@ def test_every_kind_of_body_is_read(campaign: Path, tmp_path: Path) -> None:
         mail("=?utf-8?q?Mar=C3=ADa_Jos=C3=A9?= <maria@example.org>", bbcode, cte="base64", message_id="<b@x>", subject="Órdenes"),
         mail("tony@example.org", html=html, message_id="<h@x>"),
     ]
-    result = ingest(campaign, [maildir(tmp_path, messages)])
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
     assert [(e.status, e.player, e.found) for e in result.entries] == [
         ("filed", "david", "a code block in the body"),
         ("filed", "maria", "a [code] block in the body"),
@@ -140,7 +142,7 @@ def test_a_latin_1_body_is_filed_as_utf_8(campaign: Path, tmp_path: Path) -> Non
     message = mail('"Jos\u00e9, Mar\u00eda" <maria@example.org>', message_id="<latin@x>")
     message.set_content(text, charset="iso-8859-1", cte="quoted-printable")
     assert b"=E1" not in message.as_bytes() and b"se=F1or" in message.as_bytes()
-    result = ingest(campaign, [maildir(tmp_path, [message])])
+    result = ingest(campaign, [maildir(tmp_path, [message])], now=NOW)
     assert (result.entries[0].status, result.entries[0].sender) == ("filed", "maria@example.org")
     assert (campaign / "turn-001" / "orders" / "maria.yaml").read_text(encoding="utf-8") == text
 
@@ -155,7 +157,7 @@ def test_a_reply_quoting_the_report_files_the_players_own_orders(campaign: Path,
     assert orders_in_text(outlook).data.decode() == mine
     messages = [mail("david@example.org", top_posted, message_id="<r1@x>", date="Mon, 30 Nov 2026 10:00:00 +0000"),
                 mail("david@example.org", outlook, message_id="<r2@x>", date="Mon, 30 Nov 2026 11:00:00 +0000")]
-    result = ingest(campaign, [maildir(tmp_path, messages)])
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
     assert [e.status for e in result.entries] == ["superseded", "filed"]
     assert (campaign / "turn-001" / "orders" / "david.yaml").read_text() == mine
 
@@ -180,7 +182,7 @@ def test_format_flowed_lines_are_rejoined(campaign: Path, tmp_path: Path) -> Non
     )
     source = tmp_path / "flowed.eml"
     source.write_bytes(raw.encode())
-    assert ingest(campaign, [source]).entries[0].status == "filed"
+    assert ingest(campaign, [source], now=NOW).entries[0].status == "filed"
     filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
     assert filed["orders"] == ["SID 1 steal David 8", "SID 3 guard secret 6"]
 
@@ -202,7 +204,7 @@ def test_junk_and_failures_are_kept_with_the_reason(campaign: Path, tmp_path: Pa
     source = maildir(tmp_path, messages)
     with open(source / "new" / "1800000000.junk", "wb") as handle:
         handle.write(b"\x00\xff not mail at all \xfe")
-    result = ingest(campaign, [source])
+    result = ingest(campaign, [source], now=NOW)
     statuses = [(e.status, e.player) for e in result.entries]
     assert statuses[0] == ("filed", "tony")
     assert all(s == "rejected" for s, _ in statuses[1:]) and len(statuses) == 8
@@ -216,12 +218,13 @@ def test_junk_and_failures_are_kept_with_the_reason(campaign: Path, tmp_path: Pa
     for entry in result.entries[1:]:
         assert (campaign / entry.stored).is_file()
         assert (campaign / entry.stored).with_suffix(".txt").read_text().splitlines()[1] == entry.reason
-    # replies: the good one, the forger (told why, nothing leaked), the unknown player, David's chat; never spam or the auto-reply
+    # replies: the good one and David's chat (a registered address); never the forger, a stranger, spam or the auto-reply
     acked = {e.message_id: e.acknowledged for e in result.entries}
-    assert acked["<bad@x>"] == ["evil@example.net"] and acked["<chat@x>"] == ["david@example.org"]
-    assert acked["<spam@x>"] == [] and acked["<auto@x>"] == []
-    refusal = read(campaign / "mail" / "outbox" / "turn-001" / "ack-00002.eml").get_content()
-    assert "NOT filed" in refusal and pw["tony"] not in refusal and "is not this player's password" in refusal
+    assert acked["<good@x>"] == ["tony@example.org"] and acked["<chat@x>"] == ["david@example.org"]
+    assert acked["<bad@x>"] == acked["<who@x>"] == acked["<spam@x>"] == acked["<auto@x>"] == acked["<yaml@x>"] == []
+    refusal = read(campaign / "mail" / "outbox" / "turn-001" / "ack-00004.eml").get_content()
+    assert "NOT filed" in refusal and pw["david"] not in refusal and "no orders" in refusal
+    assert sorted(p.name for p in (campaign / "mail" / "outbox" / "turn-001").iterdir()) == ["ack-00001.eml", "ack-00004.eml"]
 
 
 def test_newest_by_date_wins_and_superseded_versions_are_kept(campaign: Path, tmp_path: Path) -> None:
@@ -232,10 +235,10 @@ def test_newest_by_date_wins_and_superseded_versions_are_kept(campaign: Path, tm
     later_same_date = mail("tony@example.org", attachment=order_text(campaign, "tony", ["SID 3 steal David 3"]), message_id="<tie@x>",
                            date="Mon, 30 Nov 2026 08:30:00 +0000")
     # arrival order: late, early (delayed in transit), then one with the same instant as late
-    ingest(campaign, [maildir(tmp_path, [late, early])])
+    ingest(campaign, [maildir(tmp_path, [late, early])], now=NOW)
     orders = campaign / "turn-001" / "orders" / "tony.yaml"
     assert "SID 2" in orders.read_text()
-    ingest(campaign, [maildir(tmp_path, [later_same_date], name="more")])
+    ingest(campaign, [maildir(tmp_path, [later_same_date], name="more")], now=NOW)
     assert "SID 3" in orders.read_text()
     index = {e.message_id: e for e in load_index(campaign)}
     assert index["<late@x>"].status == "superseded" and "<tie@x>" in index["<late@x>"].reason
@@ -258,10 +261,10 @@ def test_ingesting_twice_changes_nothing(campaign: Path, tmp_path: Path) -> None
     for message in messages:
         mbox.add(mailbox.mboxMessage(message))
     mbox.close()
-    first = ingest(campaign, [box])
+    first = ingest(campaign, [box], now=NOW)
     assert len(first.entries) == 2 and first.entries[1].key.startswith("sha256:")
     before = snapshot(campaign)
-    again = ingest(campaign, [box])
+    again = ingest(campaign, [box], now=NOW)
     assert again.entries == [] and again.skipped == 2
     assert snapshot(campaign) == before
 
@@ -269,19 +272,20 @@ def test_ingesting_twice_changes_nothing(campaign: Path, tmp_path: Path) -> None
 def test_eml_files_and_an_address_that_is_not_the_players(campaign: Path, tmp_path: Path) -> None:
     path = tmp_path / "from-phone.eml"
     path.write_bytes(mail("Tony on the road <t0ny@mobile.example>", order_text(campaign, "tony", []), message_id="<phone@x>").as_bytes())
-    result = ingest(campaign, [path])
+    result = ingest(campaign, [path], now=NOW)
     assert result.entries[0].status == "filed"
-    assert result.entries[0].acknowledged == ["t0ny@mobile.example", "tony@example.org"]
+    assert result.entries[0].acknowledged == ["tony@example.org"]  # the readings are private: never to the other address
     ack = email.message_from_bytes((campaign / "mail" / "outbox" / "turn-001" / "ack-00001.eml").read_bytes(), policy=email.policy.default)
-    assert str(ack["Cc"]) == "Tony <tony@example.org>"
-    assert "a copy of this acknowledgement goes to the registered address" in " ".join(ack.get_content().split())
+    assert str(ack["To"]) == "Tony <tony@example.org>" and ack["Cc"] is None
+    said = " ".join(ack.get_content().split())
+    assert "came from t0ny@mobile.example" in said and "goes to the registered address only" in said
 
 
 def test_without_passwords_the_registered_address_decides(tmp_path: Path) -> None:
     root = tmp_path / "forum"
     create(root, "secrets", [dict(p) for p in PLAYERS], seed="f", passwords=False, gm_email="gm@example.org")
     text = "player: tony\nturn: 1\norders: []\n"
-    result = ingest(root, [maildir(tmp_path, [mail("x@example.net", text, message_id="<x@x>"), mail("tony@example.org", text, message_id="<t@x>")])])
+    result = ingest(root, [maildir(tmp_path, [mail("x@example.net", text, message_id="<x@x>"), mail("tony@example.org", text, message_id="<t@x>")])], now=NOW)
     assert [e.status for e in result.entries] == ["rejected", "filed"]
     assert "no passwords to prove who sent it" in result.entries[0].reason
 
@@ -299,7 +303,7 @@ def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: P
     assert "rejected" in out and "turn: says 1 but the pending turn is 2" in out
     assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
     assert (campaign / "turn-001" / "manifest.json").is_file()
-    assert json.loads((campaign / "mail" / "ingest.json").read_text())["messages"][0]["status"] == "rejected"
+    assert load_index(campaign)[0].status == "rejected"
 
 
 def test_two_attachments_are_ambiguous(campaign: Path) -> None:
@@ -330,7 +334,7 @@ def test_no_message_can_break_an_ingest(shared_campaign: Path, tmp_path_factory:
     path = tmp_path_factory.mktemp("one") / "m.eml"
     path.write_bytes(raw)
     kind = file_kind(path)  # by content, whatever the name: an mbox, one message, or blank
-    result = ingest(shared_campaign, [path])
+    result = ingest(shared_campaign, [path], now=NOW)
     if kind == "empty":
         assert result.entries == [] and not raw.strip()
     if kind == "message":
@@ -373,12 +377,12 @@ def test_an_mbox_is_read_whatever_its_name(campaign: Path, tmp_path: Path, name:
     path = tmp_path / name
     path.write_bytes(b"\n\n" + box_path.read_bytes())  # blank lines before the first From line, as some tools leave
     assert path.read_bytes().lstrip().startswith(b"From ")
-    result = ingest(campaign, [path])
+    result = ingest(campaign, [path], now=NOW)
     assert [(e.status, e.player) for e in result.entries] == [("filed", "tony"), ("filed", "david")]
     assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == tony
     assert (campaign / "turn-001" / "orders" / "david.yaml").read_text() == david
     before = snapshot(campaign)
-    again = ingest(campaign, [path])
+    again = ingest(campaign, [path], now=NOW)
     assert again.entries == [] and again.skipped == 2
     assert snapshot(campaign) == before
 
@@ -389,7 +393,7 @@ def test_a_folder_of_saved_messages_is_read_by_content(campaign: Path, tmp_path:
     (folder / "a.msg").write_bytes(mail("tony@example.org", attachment=order_text(campaign, "tony", []), message_id="<f1@x>").as_bytes())
     (folder / "b").write_bytes(mail("david@example.org", order_text(campaign, "david", []), message_id="<f2@x>").as_bytes())
     (folder / ".hidden").write_bytes(mail("maria@example.org", order_text(campaign, "maria", []), message_id="<f3@x>").as_bytes())
-    result = ingest(campaign, [folder])
+    result = ingest(campaign, [folder], now=NOW)
     assert [(e.status, e.player) for e in result.entries] == [("filed", "tony"), ("filed", "david")]
     assert not (campaign / "turn-001" / "orders" / "maria.yaml").exists()
 
@@ -397,14 +401,14 @@ def test_a_folder_of_saved_messages_is_read_by_content(campaign: Path, tmp_path:
 def test_a_file_that_is_not_mail_is_kept_with_the_reason(campaign: Path, tmp_path: Path) -> None:
     path = tmp_path / "scan.msg"
     path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00 an Outlook file, not RFC 5322 \xff\xfe")
-    result = ingest(campaign, [path])
+    result = ingest(campaign, [path], now=NOW)
     [entry] = result.entries
     assert (entry.status, entry.reason) == ("rejected", "not a readable email message")
     assert (campaign / entry.stored).read_bytes() == path.read_bytes()
     assert (campaign / entry.stored).with_suffix(".txt").read_text().splitlines() == [str(path), "not a readable email message"]
     assert entry.acknowledged == [] and not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
     before = snapshot(campaign)
-    assert ingest(campaign, [path]).skipped == 1 and snapshot(campaign) == before
+    assert ingest(campaign, [path], now=NOW).skipped == 1 and snapshot(campaign) == before
 
 
 @pytest.mark.parametrize("content", [b"", b"\n \r\n\t\n"], ids=["empty", "blank-lines"])
@@ -412,7 +416,7 @@ def test_an_empty_file_is_named_in_a_note(campaign: Path, tmp_path: Path, conten
     path = tmp_path / "orders.eml"
     path.write_bytes(content)
     before = snapshot(campaign)
-    result = ingest(campaign, [path])
+    result = ingest(campaign, [path], now=NOW)
     assert result.entries == [] and result.skipped == 0
     assert f"{path} is empty (no message in it, not even headers); nothing was ingested from it" in result.notes
     assert snapshot(campaign) == before
@@ -444,28 +448,25 @@ def outbox(root: Path, seq: int) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("sender", "address", "to", "cc"),
+    ("sender", "address"),
     [
-        ("Stark, Tony <tony@example.org>", "tony@example.org", "tony@example.org", None),  # unquoted comma: two mailboxes
-        ("=?utf-8?q?Mar=C3=ADa_Jos=C3=A9_<maria@example.org>?=", "maria@example.org", "maria@example.org", "tony@example.org"),
-        ("Tony", "", "tony@example.org", None),  # no address at all: the registered address still hears of it
-        ("undisclosed-recipients:;", "", "tony@example.org", None),
+        ("Stark, Tony <tony@example.org>", "tony@example.org"),  # unquoted comma: two mailboxes
+        ("=?utf-8?q?Mar=C3=ADa_Jos=C3=A9_<maria@example.org>?=", "maria@example.org"),
+        ("Tony", ""),  # no address at all: the registered address still hears of it
+        ("undisclosed-recipients:;", ""),
     ],
     ids=["unquoted-comma", "encoded-mailbox", "no-address", "empty-group"],
 )
-def test_every_filed_message_is_acknowledged_whatever_its_from_header(
-    campaign: Path, tmp_path: Path, sender: str, address: str, to: str, cc: str | None
-) -> None:
+def test_every_filed_message_is_acknowledged_whatever_its_from_header(campaign: Path, tmp_path: Path, sender: str, address: str) -> None:
     path = tmp_path / "m.eml"
     path.write_bytes(raw_mail(campaign, sender, "<from@x>", order_text(campaign, "tony", [])))
-    [entry] = ingest(campaign, [path]).entries
+    [entry] = ingest(campaign, [path], now=NOW).entries
     assert (entry.status, entry.sender) == ("filed", address)
-    assert entry.acknowledged == [to] + ([cc] if cc else [])
+    assert entry.acknowledged == ["tony@example.org"]
     ack = read(outbox(campaign, 1))
-    assert [a.addr_spec for a in ack["To"].addresses] == [to]
-    assert ([a.addr_spec for a in ack["Cc"].addresses] if ack["Cc"] else None) == ([cc] if cc else None)
+    assert [a.addr_spec for a in ack["To"].addresses] == ["tony@example.org"] and ack["Cc"] is None
     if not address:
-        assert "this acknowledgement goes to the address registered for your seat" in " ".join(ack.get_content().split())
+        assert "came from an address that could not be read" in " ".join(ack.get_content().split())
 
 
 def yaml_attachment(root: Path, data: bytes, charset: str | None, message_id: str) -> EmailMessage:
@@ -479,7 +480,7 @@ def yaml_attachment(root: Path, data: bytes, charset: str | None, message_id: st
 def test_an_attachment_is_read_in_the_charset_it_declares(campaign: Path, tmp_path: Path, charset: str) -> None:
     text = order_text(campaign, "tony", []) + ("# María José\n" if charset != "us-ascii" else "# Maria Jose\n")
     message = yaml_attachment(campaign, text.encode(charset), charset, "<cs@x>")
-    [entry] = ingest(campaign, [maildir(tmp_path, [message])]).entries
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])], now=NOW).entries
     assert (entry.status, entry.found) == ("filed", "attachment tony.yaml"), entry.reason
     assert (campaign / "turn-001" / "orders" / "tony.yaml").read_bytes() == text.encode("utf-8")
 
@@ -494,7 +495,7 @@ def test_an_attachment_is_read_in_the_charset_it_declares(campaign: Path, tmp_pa
 )
 def test_an_attachment_that_cannot_be_read_says_what_to_do(campaign: Path, tmp_path: Path, charset: str | None, said: str) -> None:
     text = order_text(campaign, "tony", []) + "# María José\n"
-    [entry] = ingest(campaign, [maildir(tmp_path, [yaml_attachment(campaign, text.encode("iso-8859-1"), charset, "<bad-cs@x>")])]).entries
+    [entry] = ingest(campaign, [maildir(tmp_path, [yaml_attachment(campaign, text.encode("iso-8859-1"), charset, "<bad-cs@x>")])], now=NOW).entries
     assert entry.status == "rejected" and said in entry.reason and entry.reason.endswith("save it as UTF-8 and send it again")
     assert entry.acknowledged == ["tony@example.org"] and said in " ".join(read(outbox(campaign, 1)).get_content().split())
 
@@ -511,7 +512,7 @@ def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(camp
     alternative = mail("david@example.org", "My orders are in the HTML version.\n", message_id="<alt@x>")
     alternative.add_alternative(html, subtype="html")
     messages = [mail("david@example.org", body, message_id=f"<q{n}@x>") for n, body in enumerate([bottom, outlook, gmail, apple, quoted])]
-    result = ingest(campaign, [maildir(tmp_path, [*messages, alternative])])
+    result = ingest(campaign, [maildir(tmp_path, [*messages, alternative])], now=NOW)
     assert [e.status for e in result.entries] == ["rejected"] * 6
     assert not (campaign / "turn-001" / "orders" / "david.yaml").exists()
     reasons = [e.reason for e in result.entries]
@@ -540,7 +541,7 @@ def test_acknowledgements_thread_under_the_message(campaign: Path, tmp_path: Pat
     ]
     for n, (message_id, extra, reply, references) in enumerate(cases):
         (tmp_path / f"{n}.eml").write_bytes(raw_mail(campaign, "tony@example.org", message_id, body, extra, date=f"Mon, 30 Nov 2026 1{n}:00:00 +0000"))
-    result = ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))])
+    result = ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))], now=NOW)
     assert [e.status for e in result.entries] == ["superseded"] * (len(cases) - 1) + ["filed"]  # each dated an hour later
     for n, (_, _, reply, references) in enumerate(cases, start=1):
         raw = outbox(campaign, n).read_bytes()
@@ -551,5 +552,135 @@ def test_acknowledgements_thread_under_the_message(campaign: Path, tmp_path: Pat
         if reply:
             assert f"In-Reply-To: {reply}\n".encode() in head  # one line, as written
     before = snapshot(campaign)
-    assert ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))]).skipped == len(cases)
+    assert ingest(campaign, [tmp_path / f"{n}.eml" for n in range(len(cases))], now=NOW).skipped == len(cases)
     assert snapshot(campaign) == before
+
+
+# -- issue 15 and 16: seat takeover, collisions, dates, forms the reader missed, attachments, line numbers ----------
+
+
+def no_password_campaign(tmp_path: Path) -> Path:
+    root = tmp_path / "forum"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="f", passwords=False, gm_email="gm@example.org", name="Forum")
+    return root
+
+
+def test_reply_to_and_a_future_date_cannot_take_a_seat(tmp_path: Path) -> None:
+    """Regression (issue 15, 1): `From: David` with `Reply-To: thief@...` and a Date in 2031 got David's readings
+    (his whole hand) mailed to the thief, and David's own later message was "superseded"."""
+    root = no_password_campaign(tmp_path)
+    forged = raw_mail(root, "David <david@example.org>", "<forged@x>", "player: david\nturn: 1\norders: ['SID 1 steal Tony 1']\n",
+                      "Reply-To: thief@example.net\n", date="Fri, 31 Jan 2031 10:00:00 +0000")
+    own = raw_mail(root, "david@example.org", "<own@x>", "player: david\nturn: 1\norders: []\n", date="Tue, 01 Dec 2026 11:00:00 +0000")
+    (tmp_path / "1.eml").write_bytes(forged)
+    (tmp_path / "2.eml").write_bytes(own)
+    first, second = ingest(root, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW).entries
+    assert first.date is None and "is in the future" in first.notes[0]
+    assert (first.status, second.status) == ("superseded", "filed")
+    assert yaml.safe_load((root / "turn-001" / "orders" / "david.yaml").read_text())["orders"] == []
+    for seq in (1, 2):
+        ack = read(root / "mail" / "outbox" / "turn-001" / f"ack-{seq:05d}.eml")
+        assert [a.addr_spec for a in ack["To"].addresses] == ["david@example.org"] and ack["Cc"] is None
+        assert b"thief" not in outbox(root, seq).read_bytes()
+        assert "password" not in ack.get_content()  # this campaign has none: nothing may claim one was right
+    assert first.acknowledged == second.acknowledged == ["david@example.org"]
+
+
+def test_a_date_past_the_end_of_time_is_no_readable_date(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 10): year 9999 at -1200 overflowed, and valid orders were "not a readable email message"."""
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<y9999@x>", order_text(campaign, "tony", []), date="Fri, 31 Dec 9999 23:59:59 -1200"))
+    [entry] = ingest(campaign, [path], now=NOW).entries
+    assert (entry.status, entry.date) == ("filed", None) and "cannot be read" in entry.notes[0]
+    assert "no Date that counts" in " ".join(read(outbox(campaign, 1)).get_content().split())
+
+
+def test_a_different_message_under_a_known_message_id_is_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 9): junk first took the Message-ID, and the real orders under it were "already ingested"."""
+    (tmp_path / "1.eml").write_bytes(raw_mail(campaign, "spam@example.net", "<same@x>", "Buy now!\n"))
+    (tmp_path / "2.eml").write_bytes(raw_mail(campaign, "tony@example.org", "<same@x>", order_text(campaign, "tony", [])))
+    result = ingest(campaign, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected", "filed"] and result.skipped == 0
+    assert "already used by message 1" in result.entries[1].notes[0]
+    assert ingest(campaign, [tmp_path / "1.eml", tmp_path / "2.eml"], now=NOW).skipped == 2  # the very same bytes: seen
+
+
+def test_a_reply_that_cannot_be_built_does_not_stop_the_message_being_recorded(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 7): a name with a line break made building the acknowledgement fail after the
+    order file was written, before the message was recorded, at every run again."""
+    settings_file = campaign / "campaign.yaml"
+    config = yaml.safe_load(settings_file.read_text())
+    config["name"] = "Evil\nBcc: victim@example.net"
+    settings_file.write_text(yaml.safe_dump(config, allow_unicode=True))
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<evil@x>", order_text(campaign, "tony", [])))
+    [entry] = ingest(campaign, [path], now=NOW).entries
+    assert entry.status == "filed" and entry.acknowledged == []
+    assert "no reply was written" in entry.notes[0] and "line break" in entry.notes[0]
+    assert [e.message_id for e in load_index(campaign)] == ["<evil@x>"]
+    assert not (campaign / "mail" / "outbox").exists()
+    assert ingest(campaign, [path], now=NOW).skipped == 1
+
+
+def test_an_indented_order_form_and_invisible_characters_before_it_are_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 13): an indented form was "found only in quoted lines"; a BOM or a zero-width
+    space before `player:` hid the form."""
+    text = order_text(campaign, "tony", ["SID 1 steal David 8"])
+    bodies = [
+        "Hi GM,\n\n" + "".join("    " + line + "\n" for line in text.splitlines()) + "\nThanks\n",
+        "\ufeff" + text,
+        "Here:\n\u200b" + text,
+    ]
+    messages = [mail("tony@example.org", body, message_id=f"<form{n}@x>", date=f"Mon, 30 Nov 2026 1{n}:00:00 +0000") for n, body in enumerate(bodies)]
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
+    assert [e.status for e in result.entries] == ["superseded", "superseded", "filed"], [e.reason for e in result.entries]
+    for entry in result.entries:
+        assert yaml.safe_load((campaign / entry.stored).with_suffix(".yaml").read_text())["orders"] == ["SID 1 steal David 8"]
+
+
+def test_a_multipart_message_without_a_boundary_is_read(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 15, 13): `multipart/mixed` with no boundary was "has no text"."""
+    path = tmp_path / "m.eml"
+    path.write_bytes(raw_mail(campaign, "tony@example.org", "<nob@x>", order_text(campaign, "tony", []),
+                              "MIME-Version: 1.0\nContent-Type: multipart/mixed\n"))
+    assert ingest(campaign, [path], now=NOW).entries[0].status == "filed"
+
+
+def test_a_named_pipe_as_source_is_named_for_what_it_is(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 15, 13): `ingest DIR FIFO` said "no such file"."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert main(["ingest", str(campaign), str(fifo)]) == 1
+    err = capsys.readouterr().err
+    assert "is a named pipe (FIFO), not a mailbox" in err and "no such file" not in err
+
+
+@pytest.mark.parametrize(("filename", "maintype", "subtype"), [("orders.txt", "text", "plain"), ("ORDERS.TXT", "application", "octet-stream"),
+                                                              ("notes", "text", "plain")])
+def test_a_text_attachment_holding_an_order_file_is_read(campaign: Path, tmp_path: Path, filename: str, maintype: str, subtype: str) -> None:
+    """Regression (issue 16, 7): a .txt attachment with a whole order file was refused as "no .yaml attachment"."""
+    message = mail("tony@example.org", "See the attachment.\n", message_id="<txt@x>")
+    message.add_attachment(order_text(campaign, "tony", []).encode(), maintype=maintype, subtype=subtype, filename=filename)
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])], now=NOW).entries
+    assert (entry.status, entry.found) == ("filed", f"attachment {filename}")
+
+
+def test_an_attachment_that_is_not_read_is_named(campaign: Path, tmp_path: Path) -> None:
+    message = mail("tony@example.org", "See the attachments.\n", message_id="<pics@x>")
+    message.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="orders.png")
+    message.add_attachment(b"just my notes\n", maintype="text", subtype="plain", filename="notes.txt")
+    [entry] = ingest(campaign, [maildir(tmp_path, [message])], now=NOW).entries
+    assert entry.status == "rejected"
+    assert "the attachment orders.png (image/png) is not text and was not read" in entry.reason
+    assert "the attachment notes.txt holds no order form" in entry.reason
+
+
+def test_a_yaml_error_names_the_line_of_the_message_and_quotes_it(campaign: Path, tmp_path: Path) -> None:
+    """Regression (issue 16, 6): the line was counted from the `player:` line and never quoted back."""
+    pw = passwords(campaign)["tony"]
+    body = f"Hello GM,\n\nmy orders:\n\nplayer: tony\nturn: 1\npassword: \"{pw}\"\norders:\n\t- SID 1 steal David 8\n\nTony\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("tony@example.org", body, message_id="<yerr@x>")])], now=NOW).entries
+    assert entry.status == "rejected"
+    line = re.search(r"line (\d+) of your message", entry.reason)
+    assert line, entry.reason
+    assert line.group(1) == "9" and "that line reads: - SID 1 steal David 8" in entry.reason

@@ -17,8 +17,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from adjudicator.campaign.adjudicate import adjudicate
-from adjudicator.cli import main
 from adjudicator.campaign.create import create
+from adjudicator.cli import main
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},
@@ -147,17 +147,33 @@ def test_a_broken_run_resumes_without_sending_twice(campaign: Path, smtp: tuple[
     assert len(set(ids)) == 4
 
 
-def test_acknowledgements_from_ingest_go_out_with_the_next_send(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    box, address = smtp
+def ingest_tonys_orders(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], message_id: str) -> None:
     password = yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text())["tony"]
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", "<o1@x>"
+    message["From"], message["To"], message["Subject"], message["Message-ID"] = "tony@example.org", "gm@example.org", "orders", message_id
     message.set_content(f"player: tony\nturn: 1\npassword: \"{password}\"\norders: []\n")
     (tmp_path / "o.eml").write_bytes(message.as_bytes())
     assert pbem(capsys, "ingest", campaign, tmp_path / "o.eml")[0] == 0
+
+
+def test_acknowledgements_from_ingest_go_out_with_the_next_send(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    ingest_tonys_orders(campaign, tmp_path, capsys, "<o1@x>")
     assert pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)[0] == 0
     acks = [m for _, m in box.received if m["In-Reply-To"] == "<o1@x>"]
     assert len(acks) == 1 and "orders for turn 1 received from Tony" in text(acks[0])
+
+
+def test_an_acknowledgement_outdated_by_the_turn_is_never_sent(campaign: Path, smtp: tuple[Mailbox, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 16, 14): "before the turn is adjudicated, the newest message counts" went out after
+    the turn was adjudicated. An unsent reply to orders of a turn since adjudicated is not sent."""
+    box, address = smtp
+    ingest_tonys_orders(campaign, tmp_path, capsys, "<o2@x>")
+    adjudicate(campaign, nmr=True)
+    code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
+    assert code == 0 and "1 replies to orders are not sent: their turn was adjudicated" in " ".join(out.split())
+    assert box.received and not [m for _, m in box.received if m["In-Reply-To"] == "<o2@x>"]
+    assert any("report for Tony" in str(m["Subject"]) for _, m in box.received)
 
 
 def test_login_password_from_environment_or_file_never_the_command_line(
@@ -311,3 +327,52 @@ def test_a_server_refusal_of_the_data_is_not_in_doubt(campaign: Path, smtp: tupl
     assert sent_json(campaign) == []
     code, out, _ = pbem(capsys, "mail", campaign, "--turn", "0", "--send", "--smtp", address)
     assert code == 0 and len(box.received) == 4, out
+
+
+NAMES = ["María José", "Zoë", "José", "Ann Marie Ñúñez de la Cruz y Pérez Fernández de Córdoba", "李 小龍", "Stark, Tony"]
+
+
+def test_every_header_with_non_ascii_text_decodes_as_written(tmp_path: Path) -> None:
+    """Regression (issue 16): the standard folder split "report for María José" into two encoded-words
+    and decoders showed "MaríaJosé"; a long name came back as "Pér ez". Every message kind, several names."""
+    players = [{"id": f"p{n}", "name": name, "email": f"p{n}@example.org"} for n, name in enumerate(NAMES)]
+    root = tmp_path / "names"
+    create(root, "secrets", players, seed="names", gm_email="Spielleiter Jürgen Größe-Überlänge von Österreich-Ungarn <gm@example.org>",
+           name="Spione über Österreich")
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    inbox_dir = tmp_path / "in"
+    inbox_dir.mkdir()
+    for n, player in enumerate(players[:3]):
+        message = EmailMessage()
+        message["From"], message["To"], message["Message-ID"] = player["email"], "gm@example.org", f"<n{n}@x>"
+        message["Date"] = "Mon, 30 Nov 2026 10:00:00 +0000"
+        wrong = passwords[player["id"]] if n < 2 else "wrong"  # two acknowledgements and one refusal
+        message.set_content(f"player: {player['id']}\nturn: 1\npassword: \"{wrong}\"\norders: []\n")
+        (inbox_dir / f"{n}.eml").write_bytes(message.as_bytes())
+    assert main(["ingest", str(root), str(inbox_dir)]) == 0
+    assert main(["mail", str(root), "--remind"]) == 0
+    adjudicate(root, nmr=True)
+    assert main(["mail", str(root)]) == 0
+    kinds = set()
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = read_message(path)
+        kinds.add(path.name.split("-")[0])
+        assert message["From"].addresses[0].display_name == "Spielleiter Jürgen Größe-Überlänge von Österreich-Ungarn"
+        assert str(message["Subject"]).startswith("[Spione über Österreich] ")
+        for address in message["To"].addresses:
+            if address.addr_spec != "gm@example.org":
+                name = NAMES[int(address.username[1:])]
+                assert address.display_name == name, path
+                if path.name.startswith("report"):
+                    assert str(message["Subject"]).endswith(f"report for {name}"), path
+    subjects = {str(read_message(path)["Subject"]) for path in (root / "mail" / "outbox" / "turn-001").glob("ack-*.eml")}
+    assert subjects == {f"[Spione über Österreich] turn 1: orders received from {NAMES[0]}",
+                        f"[Spione über Österreich] turn 1: orders received from {NAMES[1]}",
+                        "[Spione über Österreich] turn 1: your message was not filed"}
+    assert kinds == {"ack", "remind", "report"}
+
+
+def read_message(path: Path) -> EmailMessage:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    return message

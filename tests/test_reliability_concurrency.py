@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 
 import yaml
@@ -29,8 +30,9 @@ from reliability_kit import (
 )
 
 from adjudicator.campaign.audit import audit
-from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.create import create
+from adjudicator.campaign.folder import Campaign
+from adjudicator.mail.ingest import load_index
 
 PLAYERS = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("tony", "david", "sue")]
 
@@ -110,10 +112,10 @@ def test_ingest_during_adjudicate_never_files_into_an_adjudicated_turn(tmp_path:
     with paused(5, "adjudicate", root):
         during = pbem("ingest", root, inbox)
         assert during.returncode == 1 and "busy" in during.stderr
-        assert not (root / "mail" / "ingest.json").exists()  # left in the mailbox for the next run
+        assert not (root / "mail" / "ingest.jsonl").exists()  # left in the mailbox for the next run
     after = pbem("ingest", root, inbox)
     assert after.returncode == 0, after.stderr
-    entries = {e["message_id"]: e for e in json.loads((root / "mail" / "ingest.json").read_text())["messages"]}
+    entries = {e.message_id: asdict(e) for e in load_index(root)}
     assert entries["<late@x>"]["status"] == "rejected" and "pending turn is 2" in entries["<late@x>"]["reason"]
     assert entries["<next@x>"]["status"] == "filed" and entries["<next@x>"]["turn"] == 2
     assert snapshot(root / "turn-001" / "orders") == turn_one

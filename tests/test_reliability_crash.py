@@ -31,12 +31,13 @@ from reliability_kit import (
     spread,
 )
 
-from adjudicator.common.atomic import recover
 from adjudicator.campaign.audit import audit
-from adjudicator.campaign.folder import Campaign
-from adjudicator.campaign.demo import write_demo_orders
-from adjudicator.games import GAMES
 from adjudicator.campaign.create import create
+from adjudicator.campaign.demo import write_demo_orders
+from adjudicator.campaign.folder import Campaign
+from adjudicator.common.atomic import recover
+from adjudicator.games import GAMES
+from adjudicator.mail.ingest import load_index
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},
@@ -88,9 +89,9 @@ def test_ingest_survives_every_kill_point(tmp_path: Path) -> None:
         assert killed.returncode == -9, f"kill point {point} of {changes} was not reached"
         for path in (root / "turn-001" / "orders").iterdir():
             assert path.read_bytes() in order_files, f"kill point {point}: {path.name} is not a whole order file"
-        index = root / "mail" / "ingest.json"
-        if index.exists():
-            json.loads(index.read_text())  # never half written
+        index = root / "mail" / "ingest.jsonl"
+        if index.exists():  # never half written: every line a whole record
+            assert index.read_bytes().endswith(b"\n") and all(json.loads(line) for line in index.read_bytes().splitlines())
         assert audit(root).divergence is None
         again = pbem("ingest", root, source)
         assert again.returncode == 0, again.stderr
@@ -245,11 +246,11 @@ def test_ingest_mail_and_new_on_a_full_disk_fail_cleanly(small_disk: Path, tmp_p
         result = pbem(*args)
         assert_clean_failure(result)
         assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
-    assert snapshot(root, skip=("mail/ingest.json",)).keys() >= before.keys()
+    assert snapshot(root, skip=("mail/ingest.jsonl",)).keys() >= before.keys()
     assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "spies"], "pbem new left a partial folder"
     filler.unlink()
     assert pbem("ingest", root, source).returncode == 0
-    assert [e["status"] for e in json.loads((root / "mail" / "ingest.json").read_text())["messages"]] == [
+    assert [e.status for e in load_index(root)] == [
         "superseded", "filed", "rejected", "filed"
     ]
 

@@ -22,19 +22,19 @@ from typing import Any
 
 import pytest
 import yaml
-from reliability_kit import THOROUGH, order_mail
+from reliability_kit import NOW, THOROUGH, order_mail
 from worlds import disguised_worlds
 
-from adjudicator.common import yamlsafe
 from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.campaign.folder import Campaign
+from adjudicator.campaign.pipeline import check_document
 from adjudicator.campaign.show import show_json
 from adjudicator.cli import main
-from adjudicator.campaign.demo import DEMO_NAMES, play
+from adjudicator.common import yamlsafe
+from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
 from adjudicator.mail.ingest import ingest
-from adjudicator.campaign.pipeline import check_document
-from adjudicator.common.rng import Rng
 
 SEEDS = ["leak-2", "leak-3", "leak-6", "leak-8"] if THOROUGH else ["leak-2"]  # seeds where every game offers disguised worlds
 
@@ -126,7 +126,7 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
             checked.write_text(text)
             main(["check", str(checked), "--campaign", str(root)])
             facing[player].append(capsys.readouterr().out)
-        assert all(e.status == "filed" for e in ingest(root, [inbox]).entries)
+        assert all(e.status == "filed" for e in ingest(root, [inbox], now=NOW).entries)
         adjudicate(root, nmr=True)
         assert main(["mail", str(root)]) == 0
         capsys.readouterr()

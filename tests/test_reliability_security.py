@@ -6,22 +6,31 @@ GM templates run sandboxed and fail cleanly, every input has a size limit.
 
 from __future__ import annotations
 
+import email
+import email.message
+import email.policy
 import json
 import os
 import re
+import subprocess
+import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reliability_kit import assert_clean_failure, order_mail, pbem, snapshot
+from reliability_kit import ENV, NOW, THOROUGH, assert_clean_failure, order_mail, pbem, snapshot
 
 from adjudicator.campaign import auth
-from adjudicator.mail import inbox as mail_inbox
-from adjudicator.common import yamlsafe
 from adjudicator.campaign.create import create
+from adjudicator.common import yamlsafe
+from adjudicator.campaign.audit import audit
+from adjudicator.mail import inbox as mail_inbox
+from adjudicator.mail import ingest as mail_ingest
+from adjudicator.mail.ingest import load_index
 
 PLAYERS = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("tony", "david", "sue")]
 
@@ -253,7 +262,7 @@ def test_a_huge_email_is_refused_quickly_and_its_attachment_capped(tmp_path: Pat
     result = pbem("ingest", root, inbox)
     assert result.returncode == 0, result.stderr
     assert time.perf_counter() - started < 20
-    index = json.loads((root / "mail" / "ingest.json").read_text())["messages"]
+    index = [asdict(e) for e in load_index(root)]
     assert [e["status"] for e in index] == ["rejected", "rejected"]
     assert "larger than 10 MiB" in index[0]["reason"] and index[0]["message_id"] == "<big@x>"
     assert "larger than the limit of 64 KiB" in index[1]["reason"]
@@ -281,5 +290,110 @@ _OLD_BBCODE = re.compile(r"\[code(?:=[^\]\n]{0,100})?\](.*?)\[/code\]", re.IGNOR
 @given(st.lists(st.sampled_from(["```", "````", "```yaml", "~~~", " ``` ", "player: a", "x", "", "[code]", "[/CODE]", "[code=yaml]", "``` x", "~~~~"]), max_size=14))
 def test_the_linear_block_finders_agree_with_the_old_patterns(lines: list[str]) -> None:
     text = "\n".join(lines)
-    assert list(mail_inbox._fenced_blocks(text)) == [m.group(3) for m in _OLD_FENCE.finditer(text)]
-    assert list(mail_inbox._bbcode_blocks(text)) == [m.group(1) for m in _OLD_BBCODE.finditer(text)]
+    assert [inner for _, inner in mail_inbox._fenced_blocks(text)] == [m.group(3) for m in _OLD_FENCE.finditer(text)]
+    assert [inner for _, inner in mail_inbox._bbcode_blocks(text)] == [m.group(1) for m in _OLD_BBCODE.finditer(text)]
+
+
+# -- mail that is not the player's: seat takeover, backscatter, floods (issue 15, items 1, 4 and 6) -----------------
+
+
+def _raw(sender: str, message_id: str, body: str, *, reply_to: str = "", copy: int = 0, date: str = "Mon, 30 Nov 2026 10:00:00 +0000") -> bytes:
+    head = f"Received: from relay{copy}.example.net\nFrom: {sender}\nTo: gm@example.org\nSubject: orders\nDate: {date}\nMessage-ID: {message_id}\n"
+    return (head + (f"Reply-To: {reply_to}\n" if reply_to else "") + "\n" + body).encode("utf-8")
+
+
+def _outbox(root: Path) -> list[tuple[str, email.message.EmailMessage]]:
+    box = root / "mail" / "outbox"
+    return [(p.name, email.message_from_bytes(p.read_bytes(), policy=email.policy.default)) for p in sorted(box.rglob("*.eml"))] if box.is_dir() else []
+
+
+@pytest.mark.parametrize("passwords", [False, True], ids=["no-passwords", "passwords"])
+def test_no_reply_reaches_an_unregistered_address_or_echoes_the_senders_text(tmp_path: Path, passwords: bool) -> None:
+    """Every mix of sender (a stranger, a player, a forged player), Reply-To (none, a victim), content (an
+    unknown player, another player's seat, no orders, a broken file, the seat's own orders) and Message-ID
+    (short, 10 KB), each message arriving twice by different relays: replies go only to registered
+    addresses, readings only to the seat's own, no reply echoes more than a line of the sender's text,
+    and no refusal goes out twice."""
+    root = tmp_path / "spies"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="bs", gm_email="gm@example.org", passwords=passwords)
+    registered = {p["email"] for p in PLAYERS}
+    senders = ["stranger@example.net", "tony@example.org", "Tony <tony@example.org>"]
+    bodies = ["player: zz\nturn: 1\norders: []\n", "player: david\nturn: 1\norders: ['SID 1 steal Tony 1']\n", "Can I have more time?\n",
+              "player: tony\nturn: [1\n", "player: tony\nturn: 1\norders: ['SID 2 steal David 3']\n"]
+    long_id = "<" + "x" * 10_000 + "@example.net>"
+    box = tmp_path / "box"
+    box.mkdir()
+    number = 0
+    for sender in senders:
+        for reply_to in ("", "victim@example.com"):
+            for body in bodies:
+                for message_id in ("<m{}@x>", long_id[:-13] + "{}@example.net>"):
+                    for copy in (0, 1):
+                        (box / f"{number:04d}-{copy}.eml").write_bytes(_raw(sender, message_id.format(number), body, reply_to=reply_to, copy=copy))
+                    number += 1
+    result = pbem("ingest", root, box)
+    assert result.returncode == 0, result.stderr
+    refusals: list[tuple[str, str]] = []
+    for name, message in _outbox(root):
+        to = [a.addr_spec for a in message["To"].addresses] + [a.addr_spec for a in (message["Cc"].addresses if message["Cc"] else ())]
+        assert set(to) <= registered, (name, to)
+        body = message.get_content()
+        if "read them:" in body:
+            assert to == ["tony@example.org"], name  # tony's readings: to tony only
+        assert "x" * (mail_ingest.ECHO + 1) not in body and "victim" not in body
+        if "NOT filed" in body:
+            refusals.append((to[0], body.split("Why:", 1)[1].split("\n")[1]))
+    assert refusals and len(refusals) == len(set(refusals)), "a refusal went out twice"
+    print(f"FIGURE backscatter messages ({'passwords' if passwords else 'no passwords'}): {2 * number}, replies {len(_outbox(root))}, "
+          "to unregistered addresses 0")
+
+
+def test_a_flood_is_capped_per_sender_and_costs_the_same_per_message(tmp_path: Path) -> None:
+    root = tmp_path / "spies"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="fl", gm_email="gm@example.org", passwords=False)
+    box = tmp_path / "box"
+    box.mkdir()
+    count = mail_ingest.MESSAGES_PER_SENDER + 5
+    for n in range(count):
+        (box / f"{n:04d}.eml").write_bytes(_raw("tony@example.org", f"<f{n}@x>", "player: tony\nturn: 1\norders: []\n",
+                                                date=f"Mon, 30 Nov 2026 10:{n:02d}:00 +0000"))
+    entries = mail_ingest.ingest(root, [box], now=NOW).entries
+    assert [e.status for e in entries].count("rejected") == 5
+    assert all("kept, not read (a limit against floods)" in e.reason for e in entries[-5:])
+    assert all(e.acknowledged == [] for e in entries[-5:])  # over the cap: no reply either
+    assert yaml.safe_load((root / "turn-001" / "orders" / "tony.yaml").read_text()) == {"player": "tony", "turn": 1, "orders": []}
+
+
+def test_adjudicate_at_the_deadline_gets_in_while_a_flood_is_ingested(tmp_path: Path) -> None:
+    """Regression (issue 15, 6): ingest held the lock for the whole flood, so `pbem adjudicate` was busy.
+    Now ingest lets go between slices; what it had not filed by then counts for the next turn."""
+    root = tmp_path / "spies"
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="fd", gm_email="gm@example.org", passwords=False)
+    box = tmp_path / "box"
+    (box / "new").mkdir(parents=True)
+    (box / "cur").mkdir()
+    flood = 3000 if THOROUGH else 1500
+    for n in range(flood):
+        (box / "new" / f"{1700000000 + n}.junk{n}").write_bytes(_raw(f"spam{n}@example.net", f"<s{n}@x>", "Buy now!\n"))
+    (box / "new" / f"{1700000000 + flood}.late").write_bytes(_raw("sue@example.org", "<sue@x>", "player: sue\nturn: 1\norders: []\n"))
+    ingesting = subprocess.Popen([sys.executable, "-m", "adjudicator", "ingest", str(root), str(box)], env=ENV, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not (root / "mail" / "ingest.jsonl").is_file():
+            assert ingesting.poll() is None and time.monotonic() < deadline, "the ingest ended before the test could adjudicate"
+            time.sleep(0.01)
+        adjudicated = pbem("adjudicate", root, "--nmr")
+        still_running = ingesting.poll() is None
+        out, err = ingesting.communicate(timeout=600)
+    finally:
+        if ingesting.poll() is None:
+            ingesting.kill()
+    assert adjudicated.returncode == 0, adjudicated.stderr
+    assert still_running, "the flood was over before adjudicate ran: make it larger"
+    assert ingesting.returncode == 0, err
+    index = mail_ingest.load_index(root)
+    assert len(index) == flood + 1 and {e.turn for e in index} == {1, 2}
+    assert index[-1].status == "rejected" and "pending turn is 2" in index[-1].reason  # late mail, as any other
+    assert audit(root).divergence is None
+    print(f"FIGURE flood: {flood} messages, adjudicate got in after {sum(e.turn == 1 for e in index)} of them")

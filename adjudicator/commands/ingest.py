@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .console import console
+from .console import Failure, console
 
 HELP = "file orders from a Maildir, mboxes, saved messages or folders of them into the pending turn"
 
@@ -18,9 +18,14 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
+    from ..common import clock
+    from ..mail.inbox import NotASource
     from ..mail.ingest import ingest
 
-    result = ingest(Path(args.dir), [Path(s) for s in args.sources])
+    try:
+        result = ingest(Path(args.dir), [Path(s) for s in args.sources], now=clock.now())
+    except NotASource as exc:
+        raise Failure(str(exc)) from None
     out = console()
     for entry in result.entries:
         who = f"{entry.player}" if entry.player else "no player"
@@ -31,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [yellow]superseded[/] {who} for turn {entry.turn}, from {sender}: {escape(entry.reason)}")
         else:
             out.print(f"  [red]rejected[/]   {sender} ({who}): {escape(entry.reason)}  -> {escape(entry.stored)}")
+        for note in entry.notes:
+            out.print(f"             [yellow]note:[/] {escape(note)}")
     for note in result.notes:
         out.print(f"  [yellow]note:[/] {escape(note)}")
     filed = sum(e.status == "filed" for e in result.entries)

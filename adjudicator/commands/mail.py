@@ -85,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [red]refused earlier:[/] {escape(entry['file'])} ({escape(entry['refused'])}) was not delivered; {escape(fix)}.")
         for note in notes:
             out.print(f"  [yellow]note:[/] {escape(note)}")
+        stale = deliver.unsent_outdated(root)
+        if stale:
+            out.print(f"  [yellow]note:[/] {plural(len(stale), 'reply', 'replies')} to orders {'is' if len(stale) == 1 else 'are'} not sent: their turn was adjudicated after they were written, "
+                      "and the turn's report tells each player what became of the orders")
         out.print(f"Outbox {compose.outbox_dir(root)}: {plural(len(files), 'message')} built, {len(written)} new or changed.", markup=False)
         if smtp is None:
             pending = deliver.outbox_summary(root)["pending"]

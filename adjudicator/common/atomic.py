@@ -15,6 +15,7 @@ import errno
 import fcntl
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -236,17 +237,27 @@ def recover(parent: Path) -> None:
         _fsync_dir(parent)
 
 
+LOCK_WAIT = 3.0
+"""Seconds a command waits for another to let go of the campaign before calling it busy: `pbem ingest`
+works through a flood in slices and lets go between them, so `pbem adjudicate` at the deadline gets in."""
+
+
 @contextmanager
-def locked(root: Path) -> Iterator[None]:
-    """Hold the campaign's lock (an empty `.lock` file) or raise Busy at once."""
+def locked(root: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
+    """Hold the campaign's lock (an empty `.lock` file), waiting up to `wait` seconds for it, or raise Busy."""
     handle = open(root / ".lock", "a+b")
     try:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EAGAIN, errno.EACCES):
-                raise Busy(f"{root} is busy: another pbem command is working on it; try again shortly") from None
-            raise
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise Busy(f"{root} is busy: another pbem command is working on it; try again shortly") from None
+                time.sleep(0.01)
         yield
     finally:
         handle.close()

@@ -85,6 +85,8 @@ class Game(Protocol):
     options: dict[str, Option]
     field_labels: dict[str, str]
     """Each field of `player_fields` -> its column heading for people (`pbem show`, the demo)."""
+    # A game may also set `nmr_public = True` when its rules make who sent no orders public (an
+    # NMR shows in the public report); otherwise no mail tells a player who else is still missing.
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""

@@ -76,6 +76,8 @@ def _unknown(named: str) -> str:
 class HideTheKids:
     id = "hidekids"
     title = "Hide the Kids!"
+    nmr_public = True
+    """Who sent no orders is public (HIDEKIDS-5: a kid with no hiding place is caught at the growl, in public): mail may say who is still missing."""
     min_players = 2
     max_players = 8
     field_labels = {"role": "role", "kid_tokens": "kid tokens", "pebbles": "pebbles"}

@@ -31,6 +31,8 @@ def value(secret: int) -> int:
 class Secrets:
     id = "secrets"
     title = "Sid's Secrets"
+    nmr_public = True
+    """Who sent no orders is public (SECRETS-20: the public report names the players whose SIDs stayed at home): mail may say who is still missing."""
     min_players = 3
     max_players = 6
     field_labels = {"score": "score", "secrets": "secrets left", "sids": "SIDs left"}

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import datetime as dt
 import email.policy
+import email.quoprimime
+import email.utils
 import hashlib
 import json
 import os
@@ -98,17 +100,19 @@ def make_message(
 ) -> EmailMessage:
     """A plain-text UTF-8 message with a Message-ID that depends only on what it says and to whom.
     A reply names its parent's msg-id (`in_reply_to`) and the thread (`references`, RFC 5322 3.6.4)."""
-    sender = gm_address(campaign)
+    for text in (subject, *(name for name, _ in [*to, *cc])):
+        _one_line(text)
+    sender = _address("", gm_address(campaign))
     message = EmailMessage(policy=POLICY)
-    message["From"] = _address("", sender)
-    message["To"] = [_address(name, address) for name, address in to]
+    message["From"] = _AddressHeader("From", [sender])
+    message["To"] = _AddressHeader("To", [_address(name, address) for name, address in to])
     if cc:
-        message["Cc"] = [_address(name, address) for name, address in cc]
-    message["Subject"] = subject
+        message["Cc"] = _AddressHeader("Cc", [_address(name, address) for name, address in cc])
+    message["Subject"] = _TextHeader("Subject", subject)
     fingerprint = hashlib.sha256(
         json.dumps([campaign.config.get("name"), turn, kind, to, list(cc), subject, body, in_reply_to], ensure_ascii=False).encode("utf-8")
     ).hexdigest()[:20]
-    message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{message['From'].addresses[0].domain.lower() or 'pbem.invalid'}>"
+    message["Message-ID"] = f"<{_slug(str(campaign.config.get('name', '')))}.{turn_name(turn)}.{kind}.{fingerprint}@{sender.domain.lower() or 'pbem.invalid'}>"
     if in_reply_to:
         message["In-Reply-To"] = _MsgIdHeader("In-Reply-To", [in_reply_to])
         message["References"] = _MsgIdHeader("References", list(references) or [in_reply_to])
@@ -118,28 +122,115 @@ def make_message(
     return message
 
 
-class _MsgIdHeader(str):
-    """In-Reply-To or References as a header object that folds only between msg-ids and never into
-    RFC 2047 encoded-words (not allowed in msg-id fields): email.policy keeps a value that has a
-    `name` as it is (header_store_parse) and calls its `fold` when writing (EmailPolicy.fold).
-    A msg-id longer than a line stays whole on its own line (RFC 5322 allows lines to 998)."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
+def _one_line(text: str) -> None:
+    """Refuse header text holding a line break or another control character: written into a header it
+    would start a header of its own (`Evil\nBcc: victim@...`). Names come from campaign.yaml."""
+    found = _CONTROL.search(text)
+    if found:
+        raise MailError(
+            f"'{text[:60].encode('unicode_escape').decode('ascii')}' holds a line break or control character (U+{ord(found.group()):04X}), which cannot go into a mail "
+            "header; fix the name in campaign.yaml"
+        )
+
+
+_ENCODED_WORD_ROOM = 75
+"""RFC 2047 2: an encoded-word is at most 75 characters."""
+
+
+def _encoded_words(text: str) -> list[str]:
+    """`text` as RFC 2047 encoded-words (UTF-8, Q encoding), each within the limit and never splitting a
+    character. Every blank of the text is inside a word (as `_`), so the folding blanks between the
+    words, which decoders drop, never take one away."""
+    words: list[str] = []
+    chunk = ""
+    for char in text:
+        if chunk and len(email.quoprimime.header_encode((chunk + char).encode("utf-8"), "utf-8")) > _ENCODED_WORD_ROOM:
+            words.append(email.quoprimime.header_encode(chunk.encode("utf-8"), "utf-8"))
+            chunk = ""
+        chunk += char
+    if chunk:
+        words.append(email.quoprimime.header_encode(chunk.encode("utf-8"), "utf-8"))
+    return words
+
+
+def _text_tokens(text: str) -> list[str]:
+    """An unstructured header's text as tokens to fold between: the words before the first one that
+    needs encoding as they are, then the rest of the text (blanks included) as encoded-words.
+
+    email.policy's own folder splits non-ASCII text at its blanks into separate encoded-words, and
+    a decoder joins adjacent encoded-words without the blank: "report for María José" arrived as
+    "MaríaJosé" (the blank between a plain word and an encoded-word is kept, so the prefix may stay plain)."""
+    words = text.split(" ")
+    plain = 0
+    while plain < len(words) and words[plain].isascii() and "=?" not in words[plain]:
+        plain += 1
+    rest = " ".join(words[plain:])
+    return [*words[:plain], *(_encoded_words(rest) if rest else [])]
+
+
+class _FoldedHeader(str):
+    """A header that folds itself: email.policy keeps a value that has a `name` as it is
+    (header_store_parse) and calls its `fold` when writing (EmailPolicy.fold)."""
 
     name: str
+    tokens: list[str]
     defects: tuple = ()
 
-    def __new__(cls, name: str, ids: list[str]) -> Self:
-        value = super().__new__(cls, " ".join(ids))
-        value.name = name
-        return value
+    def __new__(cls, name: str, value: str, tokens: list[str]) -> Self:
+        header = super().__new__(cls, value)
+        header.name, header.tokens = name, tokens
+        return header
 
     def fold(self, *, policy: Any) -> str:
+        """The tokens joined by blanks, a line broken before a token that would pass the limit."""
         limit = policy.max_line_length or 78
         lines = [f"{self.name}:"]
-        for msg_id in self.split():
-            if len(lines[-1]) + 1 + len(msg_id) > limit and lines[-1] != f"{self.name}:":
+        for token in self.tokens:
+            if len(lines[-1]) + 1 + len(token) > limit and lines[-1] != f"{self.name}:":
                 lines.append("")
-            lines[-1] += " " + msg_id
+            lines[-1] += " " + token
         return policy.linesep.join(lines) + policy.linesep
+
+
+class _MsgIdHeader(_FoldedHeader):
+    """In-Reply-To or References: folded only between msg-ids, never into RFC 2047 encoded-words
+    (not allowed in msg-id fields). A msg-id longer than a line stays whole on its own line
+    (RFC 5322 allows lines to 998)."""
+
+    def __new__(cls, name: str, ids: list[str]) -> Self:
+        return super().__new__(cls, name, " ".join(ids), ids)
+
+
+class _TextHeader(_FoldedHeader):
+    def __new__(cls, name: str, text: str) -> Self:
+        return super().__new__(cls, name, text, _text_tokens(text))
+
+
+class _AddressHeader(_FoldedHeader):
+    """From, To or Cc: each display name quoted when it needs it, encoded whole when it is not ASCII.
+
+    A display name is one encoded-word even when that is longer than RFC 2047's 75 characters
+    (the line may be 998): the standard library's address parser, like other decoders of a
+    phrase, puts a blank between adjacent encoded-words, so a long name split into two came back
+    as "Pér ez"."""
+
+    def __new__(cls, name: str, addresses: list[Address]) -> Self:
+        tokens: list[str] = []
+        for number, address in enumerate(addresses):
+            display = address.display_name
+            if not display:
+                shown = [address.addr_spec]
+            elif display.isascii():
+                shown = [*email.utils.formataddr((display, "x@x")).rpartition(" <")[0].split(" "), f"<{address.addr_spec}>"]
+            else:
+                shown = [email.quoprimime.header_encode(display.encode("utf-8"), "utf-8"), f"<{address.addr_spec}>"]
+            if number < len(addresses) - 1:
+                shown[-1] += ","
+            tokens += shown
+        return super().__new__(cls, name, ", ".join(str(a) for a in addresses), tokens)
 
 
 def _address(name: str, address: str) -> Address:
@@ -150,6 +241,7 @@ def _address(name: str, address: str) -> Address:
     SMTPUTF8, which pbem mail does not ask for: such an address is refused here, and
     the player's message is left out with a note, never built to fail at the server.
     """
+    _one_line(address)
     display, spec = email.utils.parseaddr(address)
     local, at, domain = spec.rpartition("@")
     try:

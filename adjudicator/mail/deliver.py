@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from ..campaign.folder import dump_json
+from ..campaign.folder import Campaign, dump_json
 from ..common import atomic
 from . import inbox
 from .compose import POLICY, MailError, mail_dir, outbox_dir, recipients, text_header
@@ -97,9 +97,27 @@ def _outbox_messages(root: Path) -> list[tuple[str, EmailMessage]]:
 
 
 def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
-    """Outbox messages whose Message-ID is not in the sent log (sent, in doubt or refused), in name order."""
+    """Outbox messages whose Message-ID is not in the sent log (sent, in doubt or refused) and that are
+    not outdated, in name order."""
     done = {entry["message_id"] for entry in sent_log(root)}
-    return [(name, message) for name, message in _outbox_messages(root) if inbox.message_id(message) not in done]
+    settled = _last_turn(root)
+    return [
+        (name, message)
+        for name, message in _outbox_messages(root)
+        if inbox.message_id(message) not in done and not outdated(name, settled)
+    ]
+
+
+def _last_turn(root: Path) -> int:
+    return Campaign.open(root).last_turn
+
+
+def outdated(name: str, last_turn: int) -> bool:
+    """Whether an outbox message no longer says what is true: a reply to orders (`ack-*`) for a turn that
+    has been adjudicated since it was written tells the player that sending again before the turn is
+    adjudicated still counts. It is never sent; the turn's report says what became of the orders."""
+    folder, _, file = name.partition("/")
+    return file.startswith("ack-") and folder.startswith("turn-") and folder[5:].isdigit() and int(folder[5:]) <= last_turn
 
 
 def drop_unsent(root: Path, names: list[str]) -> list[str]:
@@ -224,4 +242,12 @@ def outbox_summary(root: Path) -> dict[str, Any]:
         "sent": len(sent_log(root)),
         "in_doubt": [e["file"] for e in in_doubt(root)],
         "refused": [e["file"] for e in refused(root)],
+        "outdated": unsent_outdated(root),
     }
+
+
+def unsent_outdated(root: Path) -> list[str]:
+    """The outbox messages never sent that are outdated now (see `outdated`)."""
+    done = {entry["message_id"] for entry in sent_log(root)}
+    settled = _last_turn(root)
+    return [name for name, message in _outbox_messages(root) if outdated(name, settled) and inbox.message_id(message) not in done]

@@ -42,6 +42,7 @@ import email.utils
 import html
 import mailbox
 import re
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -57,7 +58,12 @@ _YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-ya
 _FENCE_OPEN = re.compile(r"[ \t]*(```+|~~~+)")
 _BBCODE_OPEN = re.compile(r"\[code(?:=[^\]\n]{0,100})?\]", re.IGNORECASE)
 _BBCODE_CLOSE = re.compile(r"\[/code\]", re.IGNORECASE)
-_PLAYER_LINE = re.compile(r"^player[ \t]*:", re.MULTILINE)
+_PLAYER_LINE = re.compile(r"^(?P<indent>[ \t]*)player[ \t]*:", re.MULTILINE)
+"""The first line of an order form; it may be indented (a mail client or the player did), and then the
+whole form is read as if it started at the left margin."""
+_INVISIBLE_LEAD = re.compile("^[\ufeff\u200b\u200c\u200d\u2060]+", re.MULTILINE)
+"""A byte-order mark or zero-width characters at the start of a line (editors and chat apps put them
+there): invisible to the player, they would hide the `player:` line."""
 _TOP_LEVEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 _REPLY_CUT = re.compile(
     r"^(-- |--\s*$|-{3,}\s*(?:Original|Forwarded) Message\s*-{3,}|Begin forwarded message:\s*$|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
@@ -80,6 +86,17 @@ class OrderDocument:
     """The order file's bytes as they will be filed (UTF-8 for text taken from a body)."""
     where: str
     """How it was found, in words: `attachment tony.yaml`, `a code block in the body`, `the body`."""
+    lines: list[int] | None = None
+    """For a document taken from the body: the line of the message text (from 1) of each of its lines,
+    so that an error can name the line as the player sees it; None for an attachment (its own lines)."""
+
+    def line(self, number: int) -> int:
+        """The line of what the player sent that is line `number` (from 1) of the document."""
+        if not self.lines or number < 1:
+            return number
+        if number <= len(self.lines):
+            return self.lines[number - 1]
+        return self.lines[-1] + number - len(self.lines)  # the end of the document: the lines after it
 
 
 class NoOrders(ValueError):
@@ -94,7 +111,21 @@ class NotMail(ValueError):
     """The bytes are not an email message: they do not start with a header field."""
 
 
+class NotASource(ValueError):
+    """A source named on the command line exists but is no mailbox, folder or file (a named pipe, a device)."""
+
+
 # -- sources ------------------------------------------------------------------
+
+
+def check_source(path: Path) -> None:
+    """Refuse at once a source that cannot be read as mail: missing (FileNotFoundError), or a named pipe,
+    socket or device (NotASource), which would block a reader or never end."""
+    if not path.exists():
+        raise FileNotFoundError(2, "no such mailbox, folder or file", str(path))
+    if not (path.is_dir() or path.is_file()):
+        what = "a named pipe (FIFO)" if path.is_fifo() else "a socket" if path.is_socket() else "a device"
+        raise NotASource(f"{path} is {what}, not a mailbox, a folder or a saved message; save the mail into a file or a Maildir and name that")
 
 
 def _is_maildir(path: Path) -> bool:
@@ -120,10 +151,9 @@ def read_sources(sources: list[Path], notes: list[str] | None = None) -> Iterato
             for path in sorted(source.iterdir()):
                 if path.is_file() and not path.name.startswith("."):
                     yield from _read_file(path, notes)
-        elif source.is_file():
-            yield from _read_file(source, notes)
         else:
-            raise FileNotFoundError(2, "no such mailbox, folder or file", str(source))
+            check_source(source)
+            yield from _read_file(source, notes)
 
 
 FILE_EMPTY, FILE_MBOX, FILE_MESSAGE = "empty", "mbox", "message"
@@ -302,22 +332,67 @@ def _raw_header(message: EmailMessage, name: str) -> str:
 
 
 def find_orders(message: EmailMessage) -> OrderDocument:
-    """The order document of a message, or NoOrders saying what was looked for."""
-    attachments = []
+    """The order document of a message, or NoOrders saying what was looked for.
+
+    An attachment named .yaml or .yml (or typed YAML) comes first; then a text attachment
+    (`.txt`, or any text type: phones and Windows often cannot make a .yaml file) that holds an
+    order form; then the body. An attachment that is not read is named in the refusal.
+    """
+    yaml_parts, other_parts = [], []
     for part in message.walk():
         if part.is_multipart():
             continue
         filename = clean(part.get_filename() or "")
         if filename.lower().endswith((".yaml", ".yml")) or part.get_content_type() in _YAML_TYPES:
-            attachments.append((filename or part.get_content_type(), part))
-    if len(attachments) > 1:
-        names = ", ".join(name for name, _ in attachments)
-        raise NoOrders(f"the message carries {len(attachments)} order attachments ({names}); send exactly one")
-    if attachments:
-        name, part = attachments[0]
+            yaml_parts.append((filename or part.get_content_type(), part))
+        elif filename or part.get_content_disposition() == "attachment":
+            other_parts.append((filename or part.get_content_type(), part))
+    if len(yaml_parts) > 1:
+        names = ", ".join(name for name, _ in yaml_parts)
+        raise NoOrders(f"the message carries {len(yaml_parts)} order attachments ({names}); send exactly one")
+    if yaml_parts:
+        name, part = yaml_parts[0]
         data = part.get_payload(decode=True) or b""
         return OrderDocument(_as_utf8(data, part), f"attachment {name}")
+    texts, unread = _text_attachments(other_parts)
+    if len(texts) > 1:
+        names = ", ".join(found.where.removeprefix("attachment ") for found in texts)
+        raise NoOrders(f"the message carries {len(texts)} attachments that hold an order form ({names}); send exactly one")
+    if texts:
+        return texts[0]
+    try:
+        return _orders_in_body(message)
+    except NoOrders as exc:
+        if unread:
+            raise NoOrders(f"{exc}; {'; '.join(unread)}") from None
+        raise
+
+
+def _text_attachments(parts: list[tuple[str, EmailMessage]]) -> tuple[list[OrderDocument], list[str]]:
+    """(the attachments that hold an order form, read as text; words naming each attachment not read, and why)."""
+    found, unread = [], []
+    for name, part in parts:
+        shown = name[:60]
+        if part.get_content_maintype() != "text" and not name.lower().endswith(".txt"):
+            unread.append(f"the attachment {shown} ({part.get_content_type()}) is not text and was not read")
+            continue
+        try:
+            data = _as_utf8(part.get_payload(decode=True) or b"", part)
+        except BadOrderFile as exc:
+            unread.append(f"the attachment {shown} was not read: {exc}")
+            continue
+        text = _INVISIBLE_LEAD.sub("", _normal(data.decode("utf-8", "replace")))
+        if _PLAYER_LINE.search(text):
+            found.append(OrderDocument(text.encode("utf-8"), f"attachment {name}"))
+        else:
+            unread.append(f"the attachment {shown} holds no order form (no line starting 'player:')")
+    return found, unread
+
+
+def _orders_in_body(message: EmailMessage) -> OrderDocument:
     plain = _part_text(message, "plain")
+    if plain is None and message.get_content_maintype() == "multipart" and not message.is_multipart():
+        plain = _unsplit_multipart(message)
     if plain is None:
         html_text = _part_text(message, "html")
         if html_text is None:
@@ -327,13 +402,26 @@ def find_orders(message: EmailMessage) -> OrderDocument:
         return orders_in_text(plain)
     except NoOrders as exc:
         html_text = _part_text(message, "html")
-        if html_text is not None and _PLAYER_LINE.search(_unquoted(_normal(html_text))):
+        if html_text is not None and _PLAYER_LINE.search(_unquoted(_normal(html_text))[0]):
             raise NoOrders(
                 f"{exc}; the message's plain-text part was read, and it has no order form, while its HTML part has one: "
                 "when a message has a plain-text part the HTML part is not read (your mail program wrote two different "
                 "versions); send the orders as plain text, or attach them as a .yaml file"
             ) from None
         raise
+
+
+def _unsplit_multipart(message: EmailMessage) -> str:
+    """The body of a message typed multipart but with no boundary to split it by (a defect the parser
+    notes): it cannot be taken apart, so its whole body is read as the text the player wrote."""
+    data = message.get_payload(decode=True)
+    if not isinstance(data, bytes):
+        payload = message.get_payload()
+        data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+    try:
+        return data.decode(str(message.get_param("charset", "") or "utf-8"))
+    except (LookupError, UnicodeDecodeError):
+        return data.decode("utf-8", "replace")
 
 
 _ASCII_CHARSETS = ("us-ascii", "ascii", "ansi_x3.4-1968", "iso646-us")
@@ -421,23 +509,35 @@ def _depth(line: str) -> int:
 
 
 def _normal(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    return _INVISIBLE_LEAD.sub("", text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " "))
 
 
 def orders_in_text(text: str) -> OrderDocument:
     text = _normal(text)
-    fresh = _unquoted(text)
-    for inner in _fenced_blocks(fresh):
+    fresh, numbers = _unquoted(text)
+    for start, inner in _fenced_blocks(fresh):
         if _PLAYER_LINE.search(inner):
-            return OrderDocument(inner.encode("utf-8"), "a code block in the body")
-    for inner in _bbcode_blocks(fresh):
-        inner = html.unescape(inner).lstrip("\n")
+            return _document(inner, "a code block in the body", numbers, start)
+    for start, inner in _bbcode_blocks(fresh):
+        inner = html.unescape(inner)
+        start += len(inner) - len(inner.lstrip("\n"))
         if _PLAYER_LINE.search(inner):
-            return OrderDocument(inner.encode("utf-8"), "a [code] block in the body")
-    block = _yaml_block(fresh)
-    if block is None:
+            return _document(inner.lstrip("\n"), "a [code] block in the body", numbers, start)
+    found = _yaml_block(fresh)
+    if found is None:
         raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + _not_read(text))
-    return OrderDocument(block.encode("utf-8"), "the body")
+    start, block = found
+    return _document(block, "the body", numbers, start)
+
+
+def _document(text: str, where: str, numbers: list[int], start: int) -> OrderDocument:
+    """A document found at line `start` (from 0) of the unquoted text, set to the left margin when the
+    whole of it is indented, with the message line of each of its lines."""
+    match = _PLAYER_LINE.search(text)
+    if match and match.group("indent"):
+        text = textwrap.dedent(text)
+    count = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return OrderDocument(text.encode("utf-8"), where, [numbers[min(start + n, len(numbers) - 1)] for n in range(count)])
 
 
 _ANY_PLAYER_LINE = re.compile(r"^[ \t>]*player[ \t]*:", re.MULTILINE)
@@ -459,8 +559,8 @@ def _not_read(text: str) -> str:
     return ""
 
 
-def _fenced_blocks(text: str) -> Iterator[str]:
-    """The contents of ```/~~~ fenced blocks, in order; a fence closes on a line holding the same fence alone.
+def _fenced_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(first line, contents) of ```/~~~ fenced blocks, in order; a fence closes on a line holding the same fence alone.
 
     A line scan with an index of closing lines, not a regular expression: a
     lazy match with a back-reference took 30 s on 100 KiB of unclosed fences
@@ -487,12 +587,12 @@ def _fenced_blocks(text: str) -> Iterator[str]:
         if end is None:
             number += 1
             continue
-        yield "".join(line + "\n" for line in lines[number + 1 : end])
+        yield number + 1, "".join(line + "\n" for line in lines[number + 1 : end])
         number = end + 1
 
 
-def _bbcode_blocks(text: str) -> Iterator[str]:
-    """The contents of [code]...[/code] blocks, in order (case-insensitive), found in one pass."""
+def _bbcode_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(line of the opening tag, contents) of [code]...[/code] blocks, in order (case-insensitive), found in one pass."""
     position = 0
     while True:
         opened = _BBCODE_OPEN.search(text, position)
@@ -501,34 +601,39 @@ def _bbcode_blocks(text: str) -> Iterator[str]:
         closed = _BBCODE_CLOSE.search(text, opened.end())
         if closed is None:
             return  # no later opening can close either
-        yield text[opened.end() : closed.start()]
+        yield text.count("\n", 0, opened.end()), text[opened.end() : closed.start()]
         position = closed.end()
 
 
-def _unquoted(text: str) -> str:
-    """The player's own words: quoted lines dropped, everything from a reply or signature marker cut."""
-    kept = []
-    for line in text.split("\n"):
+def _unquoted(text: str) -> tuple[str, list[int]]:
+    """The player's own words: quoted lines dropped, everything from a reply or signature marker cut;
+    with the line of `text` (from 1) that each kept line was."""
+    kept, numbers = [], []
+    for number, line in enumerate(text.split("\n"), start=1):
         if _REPLY_CUT.match(line):
             break
         if line.lstrip().startswith(">"):
             continue
         kept.append(line)
-    return "\n".join(kept)
+        numbers.append(number)
+    return "\n".join(kept), numbers or [1]
 
 
-def _yaml_block(text: str) -> str | None:
-    """From the first `player:` line to the first line that cannot continue a top-level mapping."""
+def _yaml_block(text: str) -> tuple[int, str] | None:
+    """(its first line, the block) from the first `player:` line to the first line that cannot continue a
+    top-level mapping, read at the `player:` line's indentation (a line indented less ends it)."""
     match = _PLAYER_LINE.search(text)
     if match is None:
         return None
-    lines = text[match.start():].split("\n")
+    indent = match.group("indent")
     block: list[str] = []
-    for line in lines:
-        if _ends_yaml(line):
+    for line in text[match.start():].split("\n"):
+        if line.strip() and not line.startswith(indent):
+            break
+        if _ends_yaml(line[len(indent):] if line.strip() else ""):
             break
         block.append(line)
-    return "\n".join(block).rstrip() + "\n"
+    return text.count("\n", 0, match.start()), "\n".join(block).rstrip() + "\n"
 
 
 def _ends_yaml(line: str) -> bool:

@@ -1,17 +1,37 @@
 """`pbem ingest`: file orders from mail into the pending turn, once per message, losing nothing.
 
-    CAMPAIGN/mail/ingest.json                          every message ever ingested, in arrival order
+    CAMPAIGN/mail/ingest.jsonl                         every message ever ingested, one line each, appended
     CAMPAIGN/mail/turn-NNN/<player>/<seq>-<hash>.eml   each accepted message, raw, with the .yaml found in it
     CAMPAIGN/mail/rejected/<seq>-<hash>.eml            each refused message, raw, with <seq>-<hash>.txt: why
     CAMPAIGN/turn-NNN/orders/<player>.yaml             the newest accepted orders of each player
 
-A message is known by its Message-ID (or, lacking one, the SHA-256 of its bytes):
-one already in mail/ingest.json is skipped, so ingesting the same mailbox twice
-changes nothing. Of a player's accepted messages for a turn, the newest by Date
-(then by arrival) is filed; the others stay in mail/ as superseded. A message
-is accepted when its order document passes the same checks as `pbem check`; a
-message that fails them, names no player, or carries no orders is kept in
-mail/rejected/ with the reason, and never replaces orders already filed.
+A message is known by the SHA-256 of its bytes: one already recorded is skipped,
+so ingesting the same mailbox twice changes nothing. A different message under a
+Message-ID already recorded is read like any other, and the collision is noted.
+Of a player's accepted messages for a turn, the newest by Date (then by arrival)
+is filed; the others stay in mail/ as superseded. A Date more than CLOCK_SKEW
+after the moment of the ingest counts as no date, so a message dated in the future
+cannot keep a player from correcting their orders. A message is accepted when its
+order document passes the same checks as `pbem check`; one that fails them, names
+no player, or carries no orders is kept in mail/rejected/ with the reason, and
+never replaces orders already filed.
+
+Who hears back. An acknowledgement lists the player's reading of their orders,
+which is private: it goes to the address registered for the seat only (to the
+sender's From address when the seat has none and the file carried the seat's
+password), never to a Reply-To. A refusal goes only to a registered address
+(the From of a message sent from a player's address), at most once per reason
+and turn, and echoes no more than a line of what the sender wrote: mail from
+strangers gets no reply, so a forged message cannot make the GM's address send
+mail to a third party. Where a game's rules keep NMR private, no mail says who
+else is still missing.
+
+Floods. At most MESSAGES_PER_SENDER messages of one sender are read for a turn;
+the rest are kept unread. Messages are handled in slices of SLICE messages, each
+under the campaign lock, and the lock is let go between slices: `pbem adjudicate`
+at the deadline gets in, and what was not yet filed then counts for the next turn,
+as late mail does. Each message costs the same whatever the number recorded: the
+index is a journal, one line appended per message.
 """
 
 from __future__ import annotations
@@ -20,35 +40,57 @@ import datetime as dt
 import email.utils
 import hashlib
 import json
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..campaign import schedule
 from ..campaign.adjudicate import prepare
-from ..campaign.folder import Campaign, dump_json, turn_name
+from ..campaign.folder import Campaign, turn_name
 from ..campaign.pipeline import Submission, check_document
 from ..campaign.turn import pending_state
 from ..common import atomic, yamlsafe
 from . import compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+CLOCK_SKEW = dt.timedelta(minutes=15)
+"""How far in the future a message's Date may be (clocks of senders' machines are a little off)."""
+MESSAGES_PER_SENDER = 20
+"""Messages of one sender read for one turn; a player correcting orders needs far fewer."""
+SLICE = 200
+"""The most messages handled under one hold of the campaign lock."""
+SLICE_SECONDS = 1.0
+"""The longest one hold lasts (well within the seconds a waiting command waits: atomic.LOCK_WAIT).
+Where a slice ends changes nothing a message leaves, unless another command comes in between."""
+PAUSE = 0.1
+"""Seconds the lock is let go between slices (a waiting command polls far more often)."""
+LATER_SLICE_WAIT = 120.0
+"""Seconds a later slice waits for the lock (another command, such as a turn being adjudicated)."""
+ECHO = 72
+"""The most of a sender's own text (a Message-ID, a Date) a reply echoes: one line."""
 
 
 @dataclass
 class Entry:
-    """One message's line in mail/ingest.json."""
+    """One message's line in mail/ingest.jsonl."""
 
     seq: int
     key: str
+    """`sha256:` and the hash of the message's bytes (a Message-ID alone in campaigns from before)."""
     message_id: str
     sender: str
     date: str | None
-    """The message's Date in UTC (ISO 8601); None when it has none that can be read."""
+    """The message's Date in UTC (ISO 8601); None when it has none that can be read or it is in the future."""
     subject: str
     status: str
     """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed) or `rejected`."""
     turn: int | None = None
+    """The turn pending when the message was handled."""
     player: str | None = None
     reason: str = ""
     found: str = ""
@@ -57,6 +99,8 @@ class Entry:
     """The raw message under mail/."""
     acknowledged: list[str] = field(default_factory=list)
     """Addresses the acknowledgement went to (empty when none was written)."""
+    notes: list[str] = field(default_factory=list)
+    """What the GM should know beyond the status: a Message-ID already used, a Date in the future, no reply."""
 
 
 @dataclass
@@ -68,41 +112,138 @@ class IngestResult:
     notes: list[str]
 
 
-# -- the index ------------------------------------------------------------------------
+# -- the index: a journal, one JSON line per message (a later line for the same seq replaces it) ------------------
 
 
 def index_path(root: Path) -> Path:
+    return compose.mail_dir(root) / "ingest.jsonl"
+
+
+def _legacy_path(root: Path) -> Path:
+    """The index as one JSON document, as campaigns before the journal have it; read, never written."""
     return compose.mail_dir(root) / "ingest.json"
 
 
+def _line(entry: Entry) -> bytes:
+    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
 def load_index(root: Path) -> list[Entry]:
+    by_seq: dict[int, Entry] = {}
+    legacy = _legacy_path(root)
+    if legacy.is_file():
+        for item in json.loads(legacy.read_text(encoding="utf-8"))["messages"]:
+            by_seq[item["seq"]] = Entry(**item)
     path = index_path(root)
-    if not path.is_file():
-        return []
-    return [Entry(**item) for item in json.loads(path.read_text(encoding="utf-8"))["messages"]]
+    if path.is_file():
+        data = path.read_bytes()
+        for line in data[: data.rfind(b"\n") + 1].splitlines():  # a line cut short by a crash is not a record
+            if line:
+                item = json.loads(line)
+                by_seq[item["seq"]] = Entry(**item)
+    return [by_seq[seq] for seq in sorted(by_seq)]
 
 
 def save_index(root: Path, entries: list[Entry]) -> None:
-    path = index_path(root)
+    """Write the whole index anew (`pbem replace` changes entries already recorded)."""
     compose.ensure_mail_dir(root)
-    atomic.write_file(path, dump_json({"messages": [asdict(e) for e in entries]}))
+    atomic.write_file(index_path(root), b"".join(_line(e) for e in entries))
+    _legacy_path(root).unlink(missing_ok=True)  # its entries are all in the journal now
 
 
-def message_key(raw: bytes, message_id: str) -> str:
-    return message_id if message_id else "sha256:" + hashlib.sha256(raw).hexdigest()
+def record(root: Path, entries: list[Entry]) -> None:
+    """Append these entries as they are now to the journal, durably; the cost does not grow with the index."""
+    path = index_path(root)
+    if not path.exists():
+        compose.ensure_mail_dir(root)
+        atomic.write_file(path, b"".join(_line(e) for e in entries))
+        return
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":  # a crash cut the last line short: drop it first
+            os.ftruncate(fd, path.read_bytes().rfind(b"\n") + 1)
+        data = b"".join(_line(e) for e in entries)
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
-def _date(message: Any) -> str | None:
+def _stamp(root: Path) -> tuple[int, int, int] | None:
+    """What tells whether another command changed the index since this one last wrote it."""
+    try:
+        info = index_path(root).stat()
+    except FileNotFoundError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def message_key(raw: bytes) -> str:
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+@dataclass
+class _Book:
+    """What the index says, kept up to date as messages are handled, so that nothing is looked up by a scan."""
+
+    entries: list[Entry]
+    known: set[str] = field(default_factory=set)
+    ids: dict[str, int] = field(default_factory=dict)
+    """Message-ID -> the first message recorded under it."""
+    filed: dict[tuple[int | None, str | None], Entry] = field(default_factory=dict)
+    senders: Counter[tuple[int | None, str]] = field(default_factory=Counter)
+    refusals: set[tuple[int | None, str, str]] = field(default_factory=set)
+    """(turn, address, reason) of every refusal written."""
+    legacy: bool = False
+    """Whether some entries are keyed by their Message-ID alone (recorded before keys were hashes)."""
+
+    @classmethod
+    def load(cls, root: Path) -> _Book:
+        book = cls([])
+        for entry in load_index(root):
+            book.add(entry)
+        return book
+
+    def add(self, entry: Entry) -> None:
+        self.entries.append(entry)
+        self.known.add(entry.key)
+        self.legacy = self.legacy or not entry.key.startswith("sha256:")
+        if entry.message_id:
+            self.ids.setdefault(entry.message_id, entry.seq)
+        if entry.status == "filed":
+            self.filed[(entry.turn, entry.player)] = entry
+        self.senders[(entry.turn, entry.sender)] += 1
+        if entry.status == "rejected" and entry.acknowledged:
+            self.refusals.add((entry.turn, entry.acknowledged[0], entry.reason))
+
+    def seen(self, key: str, raw: bytes) -> bool:
+        """Whether the message is recorded: by its bytes, or (for entries from before) by its Message-ID alone."""
+        if key in self.known:
+            return True
+        return self.legacy and _message_id(raw) in self.known
+
+
+def _date(message: Any, now: dt.datetime) -> tuple[str | None, str]:
+    """(the message's Date in UTC as ISO 8601, or None; a note for the GM when a Date was there but not used)."""
     text = inbox.header(message, "Date")
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    if when.tzinfo is None:  # RFC 5322's -0000: the zone is unknown; take it as UTC
-        when = when.replace(tzinfo=dt.UTC)
-    return when.astimezone(dt.UTC).isoformat()
+        if when.tzinfo is None:  # RFC 5322's -0000: the zone is unknown; take it as UTC
+            when = when.replace(tzinfo=dt.UTC)
+        when = when.astimezone(dt.UTC)
+    except (TypeError, ValueError, IndexError, OverflowError):  # OverflowError: year 9999 moved past the end of time
+        return None, (f"its Date ({_echo(text)}) cannot be read; it counts as older than any dated message" if text else "")
+    if when > now + CLOCK_SKEW:
+        return None, f"its Date ({_echo(text)}) is in the future; it counts as older than any dated message"
+    return when.isoformat(), ""
+
+
+def _echo(text: str) -> str:
+    """A sender's text as a reply may echo it: one line, at most ECHO characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= ECHO else line[: ECHO - 3] + "..."
 
 
 def newer(a: Entry, b: Entry) -> bool:
@@ -116,19 +257,31 @@ def newer(a: Entry, b: Entry) -> bool:
 @dataclass
 class _Context:
     campaign: Campaign
-    entries: list[Entry]
+    book: _Book
     pending: int
     state: dict[str, Any]
     over: bool
+    now: dt.datetime
     message: Any = None
     """The message being handled (for the threading headers of its reply)."""
+
+
+@dataclass
+class _Decision:
+    """What handling one message comes to, before anything is written."""
+
+    entry: Entry
+    files: dict[str, bytes] = field(default_factory=dict)
+    """Campaign-relative paths and their bytes, written in this order, before the entry is recorded."""
+    replaced: Entry | None = None
+    """The entry this one supersedes (recorded again with its new status)."""
 
 
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
     """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None."""
     auto = inbox.header(message, "Auto-Submitted").lower()
     if auto and auto != "no":
-        return f"an automatic message (Auto-Submitted: {auto})"
+        return f"an automatic message (Auto-Submitted: {_echo(auto)})"
     if address.startswith(_AUTOMATIC_SENDERS) or inbox.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
         return "an automatic or bulk message (bounce, mailing list or no-reply sender)"
     if campaign.gm_email and address == email.utils.parseaddr(campaign.gm_email)[1].lower():
@@ -136,49 +289,73 @@ def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
     return None
 
 
+def _registered(campaign: Campaign, player: str, turn: int) -> str:
+    """The address registered for the seat, lower case ("" when campaign.yaml has none)."""
+    return email.utils.parseaddr(campaign.email(player, turn) or "")[1].strip().lower()
+
+
 def _registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
     for player in campaign.players:
-        registered = campaign.email(player["id"], turn)
-        if address and registered and registered.lower() == address:
+        if address and _registered(campaign, str(player["id"]), turn) == address:
             return str(player["id"])
     return None
 
 
-def _reply_address(message: Any, address: str) -> str:
-    """Where a reply goes: a usable Reply-To, else the sender's address ("" when neither is usable)."""
-    _, reply_to = email.utils.parseaddr(inbox.header(message, "Reply-To"))
-    reply_to = reply_to.strip().lower()
-    if inbox.usable_address(reply_to):
-        return reply_to
-    return address if inbox.usable_address(address) else ""
+_YAML_LINE = re.compile(r"\(line (\d+), column (\d+)\)")
 
 
-def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
-    """Decide one new message; write its files; return its index entry (not yet saved)."""
-    root, campaign = ctx.campaign.root, ctx.campaign
+def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument) -> str:
+    """The loader's words with its line counted in what the player sent, and that line quoted back."""
+    text = str(exc)
+    line = getattr(exc, "line", None)
+    match = _YAML_LINE.search(text)
+    if line is None and match:
+        line = int(match.group(1))
+    if not isinstance(line, int):
+        return text
+    sent = found.line(line)
+    where = f"line {sent} of your message" if found.lines else f"line {line} of the attachment"
+    if match:
+        text = text.replace(match.group(0), f"({where}, column {match.group(2)})")
+    else:
+        text = f"{text} ({where})"
+    lines = found.data.decode("utf-8", "replace").split("\n")
+    if 1 <= line <= len(lines) and lines[line - 1].strip():
+        text += f"; that line reads: {_echo(lines[line - 1])}"
+    return text
+
+
+def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Decision:
+    """Decide one new message and build the files it leaves; nothing is written here."""
+    campaign = ctx.campaign
     oversize = len(incoming.raw) > inbox.MAX_MESSAGE_BYTES
+    notes: list[str] = []
     try:  # an oversize message is not parsed whole: its headers are enough to name and refuse it
         message = inbox.parse(incoming.raw[: inbox.HEADER_BYTES] if oversize else incoming.raw)
         message_id = inbox.message_id(message)
         _, address = inbox.sender(message)
         subject = inbox.header(message, "Subject")
-        date = _date(message)
+        date, note = _date(message, ctx.now)
+        notes += [note] if note else []
     except Exception:  # noqa: BLE001 - junk is kept, never fatal
         message, message_id, address, subject, date = None, "", "", "", None
     ctx.message = message
-    key = message_key(incoming.raw, message_id)
-    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected")
-    label = f"{seq:05d}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:10]}"
+    if message_id in ctx.book.ids:
+        notes.append(f"its Message-ID was already used by message {ctx.book.ids[message_id]}, a different message: read on its own")
+    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected", turn=ctx.pending, notes=notes)
+    decision = _Decision(entry)
+    label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
-    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False) -> Entry:
+    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False) -> _Decision:
         entry.reason, entry.player, entry.found = reason, player, document
         entry.stored = f"mail/rejected/{label}.eml"
-        atomic.write_file(_ensure(root / entry.stored), incoming.raw)
-        atomic.write_file(root / f"mail/rejected/{label}.txt", f"{incoming.source}\n{reason}\n".encode("utf-8", "replace"))
+        decision.files[entry.stored] = incoming.raw
+        decision.files[f"mail/rejected/{label}.txt"] = f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")
         if reply and message is not None and campaign.gm_email:
-            entry.acknowledged = _write_refusal(ctx, entry, message, _reply_address(message, address))
-        return entry
+            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address))
+        return decision
 
+    seat_by_address = None
     if message is None:
         return reject("not a readable email message")
     if oversize:
@@ -187,10 +364,16 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
     if automatic:
         return reject(automatic)
     seat_by_address = _registered_seat(campaign, address, ctx.pending)
+    if ctx.book.senders[(ctx.pending, address)] >= MESSAGES_PER_SENDER:
+        return reject(
+            f"more than {MESSAGES_PER_SENDER} messages from {address or 'an unknown sender'} for turn {ctx.pending}; "
+            "kept, not read (a limit against floods)",
+            seat_by_address,
+        )
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:
-        return reject(f"no orders: {exc}", seat_by_address, reply=seat_by_address is not None)
+        return reject(f"no orders: {exc}", seat_by_address, reply=True)
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -198,14 +381,14 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
     try:
         document = yamlsafe.load(found.data)
     except yamlsafe.YamlError as exc:
-        return reject(f"the order file ({found.where}) cannot be read: {exc}", seat_by_address, found.where, reply=True)
+        return reject(f"the order file ({found.where}) cannot be read: {_yaml_problem(exc, found)}", seat_by_address, found.where, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"the order file ({found.where}) cannot be read ({type(exc).__name__})", seat_by_address, found.where, reply=True)
     if ctx.over:
         return reject("the game is over; no orders are due", seat_by_address, found.where, reply=True)
     named = document.get("player") if isinstance(document, dict) else None
     if not isinstance(named, str) or campaign.player(named) is None:
-        what = f"names the player '{str(named)[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"
+        what = f"names the player '{_echo(str(named))[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"
         return reject(f"matches no player: the order file {what}", seat_by_address, found.where, reply=True)
     sub = check_document(
         campaign.game,
@@ -216,65 +399,87 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
         password_ok=(lambda p, pw: campaign.password_ok(p, pw, ctx.pending)) if campaign.uses_passwords else None,
         source=found.where,
     )
-    registered = campaign.email(named, ctx.pending)
+    registered = _registered(campaign, named, ctx.pending)
     if sub.nmr:
         problems = "; ".join(f"{p.where}: {p.what}" for p in sub.problems)
         return reject(f"the order file for {named} was refused: {problems}", named, found.where, reply=True)
-    if not campaign.uses_passwords and registered and registered.lower() != address:
+    if not campaign.uses_passwords and registered and registered != address:
         return reject(
-            f"sent for {named} from {address or 'an unknown address'}, not the address registered for that seat, "
+            f"sent for {named} from {_echo(address) or 'an unknown address'}, not the address registered for that seat, "
             "and this campaign has no passwords to prove who sent it",
             named,
             found.where,
             reply=True,
         )
-    return _accept(ctx, entry, incoming, message, found, sub, label, address)
+    return _accept(ctx, decision, incoming, found, sub, label, address)
 
 
-def _ensure(path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
+def _reply(decision: _Decision, build: Any) -> None:
+    """Add the reply `build` makes to the decision; a reply that cannot be built is noted, never fatal:
+    the message is still recorded (before, a name that broke the mail builder stopped every ingest at it)."""
+    try:
+        files, to = build()
+    except Exception as exc:  # noqa: BLE001 - the message must be recorded whatever its reply does
+        decision.entry.notes.append(f"no reply was written: it could not be built ({type(exc).__name__}: {' '.join(str(exc).split())[:300]})")
+        return
+    decision.files.update(files)
+    decision.entry.acknowledged = to
 
 
 def _accept(
-    ctx: _Context, entry: Entry, incoming: inbox.Incoming, message: Any, found: inbox.OrderDocument, sub: Submission, label: str, address: str
-) -> Entry:
-    campaign, root, player = ctx.campaign, ctx.campaign.root, sub.player
-    entry.turn, entry.player, entry.found = ctx.pending, player, found.where
+    ctx: _Context, decision: _Decision, incoming: inbox.Incoming, found: inbox.OrderDocument, sub: Submission, label: str, address: str
+) -> _Decision:
+    campaign, player, entry = ctx.campaign, sub.player, decision.entry
+    entry.player, entry.found = player, found.where
     folder = f"mail/{turn_name(ctx.pending)}/{player}"
     entry.stored = f"{folder}/{label}.eml"
-    atomic.write_file(_ensure(root / entry.stored), incoming.raw)
-    atomic.write_file(root / f"{folder}/{label}.yaml", found.data)
-    current = next((e for e in ctx.entries if e.status == "filed" and e.turn == ctx.pending and e.player == player), None)
+    decision.files[entry.stored] = incoming.raw
+    decision.files[f"{folder}/{label}.yaml"] = found.data
+    current = ctx.book.filed.get((ctx.pending, player))
     if current is None or newer(entry, current):
-        atomic.write_file(campaign.turn_dir(ctx.pending) / "orders" / f"{player}.yaml", found.data)
+        orders = campaign.turn_dir(ctx.pending) / "orders" / f"{player}.yaml"
+        decision.files[str(orders.relative_to(campaign.root))] = found.data
         entry.status = "filed"
         if current is not None:
-            current.status, current.reason = "superseded", f"replaced by message {entry.seq} ({entry.message_id or entry.key})"
+            current.status, current.reason = "superseded", f"replaced by message {entry.seq} ({_echo(entry.message_id or entry.key)})"
+            decision.replaced = current
     else:
         entry.status = "superseded"
         entry.reason = f"message {current.seq}, dated later, is already filed"
     if campaign.gm_email:
-        to = _reply_address(message, address)
-        entry.acknowledged = _write_ack(ctx, entry, sub, to, current)
-    return entry
+        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current))
+    return decision
 
 
-# -- acknowledgements -------------------------------------------------------------------
+# -- replies ---------------------------------------------------------------------------
 
 
 def _header_lines(entry: Entry) -> list[str]:
     return [
-        f"  Date:       {entry.date or '(none)'}",
-        f"  Message-ID: {entry.message_id or '(none)'}",
+        f"  Date:       {entry.date or '(none that counts)'}",
+        f"  Message-ID: {_echo(entry.message_id) or '(none)'}",
         f"  Orders:     {entry.found}",
     ]
 
 
-def _still_missing(ctx: _Context) -> list[str]:
+def _still_missing(ctx: _Context, sender: str) -> list[str]:
+    """The due players without a file, besides the one being acknowledged (whose file is about to be written)."""
     orders = ctx.campaign.turn_dir(ctx.pending) / "orders"
     names = ctx.state.get("names", {})
-    return [names.get(p, p) for p in ctx.campaign.game.due(ctx.state) if not any((orders / f"{p}.{ext}").is_file() for ext in ("yaml", "yml"))]
+    return [
+        names.get(p, p)
+        for p in ctx.campaign.game.due(ctx.state)
+        if p != sender and not any((orders / f"{p}.{ext}").is_file() for ext in ("yaml", "yml"))
+    ]
+
+
+def _progress_line(ctx: _Context, player: str) -> list[str]:
+    """Who is still missing, only where the game's rules make an NMR public (IDENTITY-21, JEKYLL-25 and
+    HIDE-16 keep it private: a player may not learn who else has sent orders)."""
+    if not getattr(ctx.campaign.game, "nmr_public", False):
+        return []
+    missing = _still_missing(ctx, player)
+    return [f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}."]
 
 
 def _deadline_line(ctx: _Context) -> list[str]:
@@ -285,18 +490,31 @@ def _deadline_line(ctx: _Context) -> list[str]:
     return [f"Deadline for turn {ctx.pending}: {due.text}."] if due else []
 
 
-def _write_ack(ctx: _Context, entry: Entry, sub: Submission, reply_to: str, replaced: Entry | None) -> list[str]:
-    campaign = ctx.campaign
-    player = sub.player
-    name = ctx.state.get("names", {}).get(player, player)
+def _seat_name(ctx: _Context, player: str) -> str:
+    holder = ctx.campaign.holder(player, ctx.pending) or {}
+    return str(holder.get("name") or ctx.state.get("names", {}).get(player, player))
+
+
+def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str, replaced: Entry | None) -> tuple[dict[str, bytes], list[str]]:
+    """The acknowledgement of accepted orders: it reads the player's orders back, so it goes to the
+    registered address only (to the sender only when the seat has none and the password proved them)."""
+    campaign, player = ctx.campaign, sub.player
+    name = _seat_name(ctx, player)
+    registered = _registered(campaign, player, ctx.pending)
+    to = registered or (address if campaign.uses_passwords and inbox.usable_address(address) else "")
+    if not to:
+        entry.notes.append("no acknowledgement: the seat has no address in campaign.yaml" + ("" if campaign.uses_passwords else " and the campaign no passwords"))
+        return {}, []
     lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
     lines += ["Your message:", *_header_lines(entry), ""]
     if entry.status == "filed":
-        lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({replaced.message_id or replaced.key})." if replaced else ""))
+        lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({_echo(replaced.message_id or replaced.key)})." if replaced else ""))
         lines.append("If you send orders again before the turn is adjudicated, the newest message counts.")
     else:
         lines.append(f"NOT USED: a message of yours with a later Date ({replaced.date if replaced else '?'}) is already filed for turn {ctx.pending}.")
         lines.append("This one is kept on file but will not be adjudicated. Send your orders again if you want these.")
+    if entry.date is None:
+        lines.append("Your message has no Date that counts (none, unreadable or in the future): it counts as older than any dated one.")
     lines.append("")
     if not sub.readings:
         lines.append("Your order file holds no orders (orders: []), which is a valid choice.")
@@ -309,36 +527,24 @@ def _write_ack(ctx: _Context, entry: Entry, sub: Submission, reply_to: str, repl
             else:
                 lines.append(f"      -> VOID: {reading.void}. " + (reading.instead or "This order will do nothing; your other orders stand."))
     lines.append("")
-    missing = _still_missing(ctx)
-    lines.append(f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}.")
+    lines += _progress_line(ctx, player)
     lines += _deadline_line(ctx)
-    registered = (campaign.email(player, ctx.pending) or "").strip()
-    _, registered_address = email.utils.parseaddr(registered)
-    reply_to = reply_to if inbox.usable_address(reply_to) else ""
-    to = [(name, reply_to)] if reply_to else []
-    cc = []
-    if registered and registered_address.lower() != reply_to:
-        if reply_to:
-            lines += ["", "This message came from an address other than the one registered for your seat; its password",
-                      "was right, so the orders are filed, and a copy of this acknowledgement goes to the registered address."]
-        else:
-            lines += ["", "The sender's address of this message could not be read; its password was right, so the",
-                      "orders are filed, and this acknowledgement goes to the address registered for your seat."]
-        cc = [(name, registered)]
-    if not to:
-        to, cc = cc, []
-    if not to:
-        return []
-    body = "\n".join(lines) + "\n"
-    written = _write_message(ctx, entry, body, to, cc, f"orders received from {name}")
-    if not written and cc:  # the sender's address could not be written to: the registered address still hears of it
-        written = _write_message(ctx, entry, body, cc, [], f"orders received from {name}")
-    return written
+    if registered and address != registered:
+        came = f"from {_echo(address)}" if address else "from an address that could not be read"
+        lines += ["", f"This message came {came}, not the address registered for your seat. Its password was right,",
+                  "so the orders are filed; this acknowledgement goes to the registered address only."]
+    return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), f"orders received from {name}")
 
 
-def _write_refusal(ctx: _Context, entry: Entry, message: Any, reply_to: str) -> list[str]:
-    if not reply_to:
-        return []
+def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, bytes], list[str]]:
+    """A refusal, for a sender at a registered address only (`seat`), once per reason and turn."""
+    if seat is None:
+        entry.notes.append("no reply: the sender's address is not registered for any seat")
+        return {}, []
+    to = entry.sender
+    if (ctx.pending, to, entry.reason) in ctx.book.refusals:
+        entry.notes.append("no reply: the same refusal was already sent for this turn")
+        return {}, []
     campaign = ctx.campaign
     lines = [f"{campaign.config.get('name')} ({campaign.game.title}): your message was NOT filed as orders.", ""]
     lines += ["Your message:", *_header_lines(entry)[:2], ""]
@@ -346,65 +552,117 @@ def _write_refusal(ctx: _Context, entry: Entry, message: Any, reply_to: str) -> 
     lines.append("Nothing from this message is used, and any orders filed before it stand unchanged.")
     if not ctx.over:
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")
-        lines.append("(attached as a .yaml file, or pasted into the body, starting with the line 'player: ...').")
+        lines.append("(attached as a .yaml or .txt file, or pasted into the body, starting with the line 'player: ...').")
     lines += _deadline_line(ctx)
-    return _write_message(ctx, entry, "\n".join(lines) + "\n", [("", reply_to)], [], "your message was not filed")
+    return _message(ctx, entry, "\n".join(lines) + "\n", (_seat_name(ctx, seat), to), "your message was not filed")
 
 
-def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, str]], cc: list[tuple[str, str]], what: str) -> list[str]:
+def _message(ctx: _Context, entry: Entry, body: str, to: tuple[str, str], what: str) -> tuple[dict[str, bytes], list[str]]:
     campaign = ctx.campaign
     parent, references = inbox.thread_ids(ctx.message) if ctx.message is not None else ("", [])
-    try:
-        message = compose.make_message(
-            campaign,
-            kind="ack",
-            turn=ctx.pending,
-            to=to,
-            cc=cc,
-            subject=f"[{campaign.config.get('name')}] turn {ctx.pending}: {what}",
-            body=body,
-            in_reply_to=parent,
-            references=references,
-        )
-    except compose.MailError:
-        return []  # an address we cannot write to: the entry still records the message
-    compose.write_outbox(campaign.root, {f"{turn_name(ctx.pending)}/ack-{entry.seq:05d}.eml": compose.to_bytes(message)})
-    return [address for _, address in to + cc]
+    message = compose.make_message(
+        campaign,
+        kind="ack",
+        turn=ctx.pending,
+        to=[to],
+        subject=f"[{campaign.config.get('name')}] turn {ctx.pending}: {what}",
+        body=body,
+        in_reply_to=parent,
+        references=references,
+    )
+    name = compose.outbox_dir(Path(".")) / turn_name(ctx.pending) / f"ack-{entry.seq:05d}.eml"
+    return {name.as_posix(): compose.to_bytes(message)}, [to[1]]
 
 
 # -- the command --------------------------------------------------------------------------
 
 
-def ingest(root: Path, sources: list[Path]) -> IngestResult:
-    """File every new message of the sources; hold the campaign lock throughout."""
+def _write(root: Path, decision: _Decision) -> None:
+    """The message's files, then its record: a crash in between leaves files that the next run,
+    which handles the message again, writes again with the same bytes."""
+    for name, data in decision.files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_file(path, data)
+    record(root, [decision.entry] + ([decision.replaced] if decision.replaced else []))
+
+
+def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult:
+    """File every new message of the sources, in slices that each hold the campaign lock.
+
+    `now` is the moment of the ingest (a Date later than it, beyond CLOCK_SKEW, is not used).
+    The first slice finds the campaign busy as any command does; a later one waits for the
+    command that took the lock between slices, and if it does not finish in time the rest of the
+    mail is left for the next run (named in the notes)."""
+    root = Path(root)
     Campaign.open(root)
     for source in sources:
-        if not source.exists():
-            raise FileNotFoundError(2, "no such mailbox, folder or file", str(source))
-    with atomic.locked(Path(root)):
-        campaign = prepare(Path(root))
-        last = campaign.last_turn
+        inbox.check_source(source)
+    notes: list[str] = []
+    run = _Run(root, now, inbox.read_sources(sources, notes), notes)
+    while True:
+        try:
+            with atomic.locked(root, atomic.LOCK_WAIT if run.first else LATER_SLICE_WAIT):
+                done = run.slice()
+        except atomic.Busy:
+            if run.first:
+                raise
+            run.notes.append(f"the campaign stayed busy; the mail after the first {len(run.handled) + run.skipped} messages waits for the next ingest")
+            break
+        run.first = False
+        if done:
+            break
+        time.sleep(PAUSE)  # let a waiting command (pbem adjudicate at the deadline) take the lock
+    return IngestResult(run.handled, run.skipped, run.notes)
+
+
+@dataclass
+class _Run:
+    """One `pbem ingest`, slice by slice."""
+
+    root: Path
+    now: dt.datetime
+    messages: Iterator[inbox.Incoming]
+    notes: list[str] = field(default_factory=list)
+    handled: list[Entry] = field(default_factory=list)
+    skipped: int = 0
+    first: bool = True
+    book: _Book | None = None
+    stamp: tuple[int, int, int] | None = None
+
+    def slice(self) -> bool:
+        """Handle up to SLICE new messages with the lock held; whether the sources are done."""
+        campaign = prepare(self.root)
+        if self.first and not campaign.gm_email:
+            self.notes.append("campaign.yaml has no gm_email: no acknowledgements were written")
+        if self.book is None or _stamp(self.root) != self.stamp:  # another command changed the index meanwhile
+            self.book = _Book.load(self.root)
+        book = self.book
         state = pending_state(campaign)
-        over = campaign.game.is_over(state)
-        entries = load_index(campaign.root)
-        known = {e.key for e in entries}
-        ctx = _Context(campaign, entries, last + 1, state, over)
-        handled: list[Entry] = []
-        skipped = 0
-        notes = [] if campaign.gm_email else ["campaign.yaml has no gm_email: no acknowledgements were written"]
-        for incoming in inbox.read_sources(sources, notes):
-            try:
-                parsed_id = inbox.message_id(inbox.parse(incoming.raw[: inbox.HEADER_BYTES] if len(incoming.raw) > inbox.MAX_MESSAGE_BYTES else incoming.raw))
-            except Exception:  # noqa: BLE001
-                parsed_id = ""
-            key = message_key(incoming.raw, parsed_id)
-            if key in known:
-                skipped += 1
-                continue
-            compose.ensure_mail_dir(campaign.root)
-            entry = handle(ctx, incoming, len(entries) + 1)
-            entries.append(entry)
-            known.add(key)
-            handled.append(entry)
-            save_index(campaign.root, entries)
-        return IngestResult(handled, skipped, notes)
+        ctx = _Context(campaign, book, campaign.last_turn + 1, state, campaign.game.is_over(state), self.now)
+        count, started = 0, time.monotonic()
+        try:
+            for incoming in self.messages:
+                key = message_key(incoming.raw)
+                if book.seen(key, incoming.raw):
+                    self.skipped += 1
+                    continue
+                compose.ensure_mail_dir(self.root)
+                decision = handle(ctx, incoming, len(book.entries) + 1, key)
+                _write(self.root, decision)
+                book.add(decision.entry)
+                self.handled.append(decision.entry)
+                count += 1
+                if count >= SLICE or time.monotonic() - started > SLICE_SECONDS:
+                    return False
+            return True
+        finally:
+            self.stamp = _stamp(self.root)
+
+
+def _message_id(raw: bytes) -> str:
+    """The Message-ID, only to recognise messages that campaigns from before recorded by their Message-ID alone."""
+    try:
+        return inbox.message_id(inbox.parse(raw[: inbox.HEADER_BYTES] if len(raw) > inbox.MAX_MESSAGE_BYTES else raw))
+    except Exception:  # noqa: BLE001 - junk has no Message-ID
+        return ""
