@@ -15,13 +15,30 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir")
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
-    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
+    p.add_argument("--welcome", action="store_true", help="welcome each player: opening report, first deadline, how to send orders")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
+    smtp_arguments(p)
+
+
+def smtp_arguments(p: argparse.ArgumentParser) -> None:
+    """--send and the SMTP server's options, as `pbem mail` and `pbem run` take them."""
+    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport)
     p.add_argument("--starttls", action="store_true")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
     p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
+
+
+def smtp_server(args: argparse.Namespace) -> Any:
+    """The SMTP server named by --smtp and its login, or None without --send."""
+    from ..mail import deliver
+
+    if not args.send:
+        return None
+    host, port = args.smtp
+    password = deliver.smtp_password(args.password_file) if args.user else None
+    return deliver.Smtp(host, port, args.starttls, args.user, password)
 
 
 def _hostport(text: str) -> tuple[str, int]:
@@ -43,13 +60,11 @@ def run(args: argparse.Namespace) -> int:
     from ..campaign.folder import Campaign
     from ..campaign.schedule import ScheduleError
     from ..common import atomic, clock
+    from ..judge.letters import welcome_messages
+    from ..judge.settings import read_settings
     from ..mail import compose, deliver
 
-    smtp = None
-    if args.send:
-        host, port = args.smtp
-        password = deliver.smtp_password(args.password_file) if args.user else None
-        smtp = deliver.Smtp(host, port, args.starttls, args.user, password)
+    smtp = smtp_server(args)
     root = Path(args.dir)
     Campaign.open(root)
     out = console()
@@ -58,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.remind:
                 files, notes = compose.reminder_messages(campaign, _missing(campaign), clock.now())
+            elif args.welcome:
+                files, notes = welcome_messages(campaign, read_settings(campaign).mail_passwords)
             else:
                 turn = campaign.last_turn if args.turn is None else args.turn
                 files, notes = compose.report_messages(campaign, turn)
@@ -112,17 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _missing(campaign: Any) -> list[str]:
     """Due players without a valid order file for the pending turn."""
-    from ..campaign.adjudicate import read_orders_folder
-    from ..campaign.turn import load_submission, pending_state
+    from ..judge.run import waiting_for
 
-    last = campaign.last_turn
-    state = pending_state(campaign)
-    if campaign.game.is_over(state):
+    if campaign.over:
         raise Failure(f"{campaign.root}: the game is over; nobody is due")
-    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    missing = []
-    for player in campaign.game.due(state):
-        name = next((n for n in (f"{player}.yaml", f"{player}.yml") if n in received), None)
-        if name is None or load_submission(campaign, state, last + 1, player, received[name], f"orders/{name}").nmr:
-            missing.append(player)
-    return missing
+    return waiting_for(campaign)

@@ -220,15 +220,15 @@ def recover(parent: Path) -> None:
 
 
 @contextmanager
-def locked(root: Path) -> Iterator[None]:
-    """Hold the campaign's lock (an empty `.lock` file) or raise Busy at once."""
-    handle = open(root / ".lock", "a+b")
+def locked(root: Path, name: str = ".lock", holder: str = "another pbem command") -> Iterator[None]:
+    """Hold the campaign's lock (an empty `.lock` file, or another dot-named one) or raise Busy at once."""
+    handle = open(root / name, "a+b")
     try:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno in (errno.EAGAIN, errno.EACCES):
-                raise Busy(f"{root} is busy: another pbem command is working on it; try again shortly") from None
+                raise Busy(f"{root} is busy: {holder} is working on it; try again shortly") from None
             raise
         yield
     finally:

@@ -279,7 +279,7 @@ def _still_missing(ctx: _Context) -> list[str]:
 
 def _deadline_line(ctx: _Context) -> list[str]:
     try:
-        due = schedule.deadline(ctx.campaign.schedule, ctx.pending)
+        due = schedule.of_campaign(ctx.campaign, ctx.pending)
     except schedule.ScheduleError:
         return []
     return [f"Deadline for turn {ctx.pending}: {due.text}."] if due else []
