@@ -54,9 +54,12 @@ class Tick:
 
     @property
     def line(self) -> str:
+        """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
         if self.refused:
-            return f"{self.root}: " + (", ".join(self.done) + "; then " if self.done else "") + f"refused: {self.refused}"
-        return f"{self.root}: {', '.join(self.done) if self.done else 'nothing to do'}"
+            text = f"{self.root}: " + (", ".join(self.done) + "; then " if self.done else "") + f"refused: {self.refused}"
+        else:
+            text = f"{self.root}: {', '.join(self.done) if self.done else 'nothing to do'}"
+        return " ".join(text.split())
 
 
 def _plural(count: int, word: str) -> str:
