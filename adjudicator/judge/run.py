@@ -272,7 +272,9 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         campaign = prepare(root)
         settings = read_settings(campaign)
         record = _load_record(root, campaign)
-        before = _record_path(root).read_bytes() if _record_path(root).is_file() else None
+        if not _record_path(root).is_file():  # the first tick's starting point, kept before any step can move it
+            _save_record(root, record, None)
+        before = _record_path(root).read_bytes()
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, record, result)
     refusal = _adjudicate(root, settings, now, result)
