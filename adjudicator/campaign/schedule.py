@@ -46,6 +46,10 @@ _KEYS = ("timezone", "start", "every", "from", "deadlines")
 _FROM = ("deadline", "adjudication")
 
 
+DEADLINE_FILE = "deadline.json"
+"""In an adjudicated turn's folder: the next turn's deadline as it was when the turn was adjudicated."""
+
+
 class ScheduleError(CampaignError):
     """campaign.yaml's schedule cannot be read; the message says which entry and why."""
 
@@ -293,8 +297,6 @@ def of_campaign(campaign: Any, turn: int, adjudicated_at: dt.datetime | None = N
     """The deadline of `turn` in a campaign: its schedule, the turns already adjudicated, and with
     `from: adjudication` the deadlines those turns recorded. `adjudicated_at` is the moment the
     turn before `turn` is being adjudicated, when it is (the deadline it will record)."""
-    from .turn import DEADLINE_FILE  # turn.py reads its deadline through this module
-
     plan = campaign.schedule
     if not plan:
         return None
