@@ -250,3 +250,30 @@ def test_judge_settings_are_checked_in_words(tmp_path: Path, capsys: pytest.Capt
     edit(root, lambda c: c["judge"].update(remnid=None) or c["judge"].pop("remnid") and None or c["judge"].update(inbox=["imap://x@y/INBOX"]))
     code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
     assert code == 1 and "only IMAP over TLS" in out
+
+
+def test_a_quiet_campaign_is_skipped_until_something_moves_or_falls_due(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    tick(capsys, root, now="2026-12-01T12:00+00:00")  # the welcome
+    tick(capsys, root, now="2026-12-01T12:05+00:00")  # nothing to do: remembered as quiet
+    assert (root / ".judge" / "quiet.json").is_file()
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 01 Dec 2026 12:06:00 +0000"))
+    assert "1 new message" in tick(capsys, root, now="2026-12-01T12:10+00:00")[1]
+    for minute in ("15", "20"):
+        assert "nothing to do" in tick(capsys, root, now=f"2026-12-01T12:{minute}+00:00")[1]
+    for player in ("david", "maria"):  # saved by hand, as a GM may
+        (root / "turn-001" / "orders" / f"{player}.yaml").write_text(f"player: {player}\nturn: 1\norders: []\n")
+    assert "turn 1 adjudicated early" in tick(capsys, root, now="2026-12-01T12:25+00:00")[1]
+
+    clock = campaign(tmp_path, "clock", judge={"remind": ["24 hours"]})
+    tick(capsys, clock, now="2026-12-01T12:00+00:00")
+    tick(capsys, clock, now="2026-12-01T12:05+00:00")
+    assert "built" in tick(capsys, clock, now="2026-12-07T20:00+01:00")[1]  # the reminder time came
+    tick(capsys, clock, now="2026-12-07T20:05+01:00")
+    assert "adjudicated at the deadline" in tick(capsys, clock, now="2026-12-08T20:00+01:00")[1]
+
+    edited = campaign(tmp_path, "edited")
+    tick(capsys, edited, now="2026-12-01T12:00+00:00")
+    tick(capsys, edited, now="2026-12-01T12:05+00:00")
+    assert pbem(capsys, "deadline", edited, "--set", "2026-12-01 13:00")[0] == 0
+    assert "adjudicated at the deadline" in tick(capsys, edited, now="2026-12-01T12:10+00:00")[1]

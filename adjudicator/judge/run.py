@@ -37,7 +37,7 @@ from ..campaign.turn import load_submission, pending_state
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest
-from . import letters
+from . import letters, quiet
 from .settings import JudgeSettings, read_settings
 
 JUDGE_LOCK = ".judge.lock"
@@ -248,6 +248,8 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
     """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick)."""
     root = Path(root)
     result = Tick(root)
+    if quiet.is_quiet(root, now, smtp is not None):
+        return result
     try:
         Campaign.open(root)
     except (CampaignError, OSError) as exc:
@@ -275,6 +277,9 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         if not _record_path(root).is_file():  # the first tick's starting point, kept before any step can move it
             _save_record(root, record, None)
         before = _record_path(root).read_bytes()
+        quiet.prepare(root)
+        looked = quiet.looked_at(root, campaign.last_turn + 1)
+        seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, record, result)
     refusal = _adjudicate(root, settings, now, result)
@@ -286,6 +291,22 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         result.refused = refusal
     elif problem:
         result.refused = problem
+    idle = not result.done and result.refused is None
+    if idle and not any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
+    else:
+        quiet.forget(root)
+
+
+def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:
+    """The next moment the pending turn's schedule makes the judge act: a reminder time, or the
+    deadline plus grace; None when nothing will fall due by the clock alone."""
+    if campaign.over:
+        return None
+    due = schedule.of_campaign(campaign, campaign.last_turn + 1)
+    if due is None:
+        return None
+    return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
 
 
 def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:
