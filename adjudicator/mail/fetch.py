@@ -23,6 +23,7 @@ import hashlib
 import imaplib
 import os
 import ssl
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -166,13 +167,14 @@ def imap_password(password_file: str | None, root: Path, environ: dict[str, str]
     return environ.get(IMAP_PASSWORD_ENV)
 
 
-def signature(source: Path) -> list[int]:
+def signature(source: Path | str) -> list[int]:
     """What changes when mail arrives in a local source: a file's size and time, a Maildir's
     new/ and cur/ folders' times (adding or moving a message changes them). Cheaper than reading."""
+    name = os.fspath(source)
     try:
-        if (source / "new").is_dir():
-            return [int(os.stat(source / sub).st_mtime_ns) for sub in ("new", "cur")]
-        info = os.stat(source)
-        return [int(info.st_mtime_ns), info.st_size]
+        info = os.stat(name)
+        if stat.S_ISDIR(info.st_mode) and os.path.isdir(os.path.join(name, "new")):
+            return [os.stat(os.path.join(name, sub)).st_mtime_ns for sub in ("new", "cur")]
+        return [info.st_mtime_ns, info.st_size]
     except FileNotFoundError:
         return []
