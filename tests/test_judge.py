@@ -277,3 +277,17 @@ def test_a_quiet_campaign_is_skipped_until_something_moves_or_falls_due(tmp_path
     tick(capsys, edited, now="2026-12-01T12:05+00:00")
     assert pbem(capsys, "deadline", edited, "--set", "2026-12-01 13:00")[0] == 0
     assert "adjudicated at the deadline" in tick(capsys, edited, now="2026-12-01T12:10+00:00")[1]
+
+
+def test_a_second_tick_at_once_is_busy_and_without_a_gm_address_nothing_is_owed_later(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.common.atomic import locked
+
+    root = campaign(tmp_path)
+    with locked(root, ".judge.lock"):
+        code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
+    assert code == 1 and "busy: another pbem run is working on it" in out
+    edit(root, lambda c: c.pop("gm_email"))
+    assert tick(capsys, root, now="2026-12-01T12:00+00:00")[0] == 0 and outbox(root) == []
+    edit(root, lambda c: c.update(gm_email="gm@example.org"))
+    tick(capsys, root, now="2026-12-01T12:05+00:00")
+    assert not [name for name in outbox(root) if "welcome" in name]  # the campaign had begun without mail

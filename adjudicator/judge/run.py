@@ -195,8 +195,9 @@ def _bounces(campaign: Campaign, entries: list[Any]) -> dict[str, bytes]:
 
 def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], refusal: str | None, arrived: list[Any], tick: Tick) -> None:
     campaign = prepare(root)
-    if not campaign.gm_email:
-        return  # no GM address, no mail: `pbem status` and the line say the rest
+    if not campaign.gm_email:  # no GM address, no mail; what there was to mail is past, not owed when one is added
+        record.update(welcomed=True, reported=campaign.last_turn)
+        return
     built: dict[str, bytes] = {}
     marks: list[tuple[str, Any]] = []
     if not record["welcomed"]:
