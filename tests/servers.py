@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from test_mail import Mailbox, free_port  # noqa: F401  (the SMTP side, shared)
+from reliability_kit import Inbox, smtp_server  # noqa: F401  (the SMTP side, for the tests' fixtures)
+from test_mail import free_port
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 PASSWORD = "imap pass 1"
@@ -48,6 +49,20 @@ class Imap:
         with self.client() as server:
             status, data = server.append("INBOX", "", None, raw)
             assert status == "OK", data
+
+    def flag_all(self, change: str) -> None:
+        """`+FLAGS (\\Deleted)` and expunge, or `-FLAGS (\\Seen)`: as another mail client might."""
+        with self.client() as server:
+            _, [count] = server.select("INBOX")
+            if int(count):
+                server.store("1:*", *change.split(" ", 1))
+                server.expunge()
+
+    def empty(self) -> None:
+        self.flag_all("+FLAGS (\\Deleted)")
+
+    def all_unseen(self) -> None:
+        self.flag_all("-FLAGS (\\Seen)")
 
     def unseen(self) -> int:
         with self.client() as server:
@@ -139,3 +154,4 @@ service stats {{
             process.kill()
             process.wait()
         shutil.rmtree(folder, ignore_errors=True)
+

@@ -4,32 +4,18 @@ from __future__ import annotations
 
 import email
 import email.policy
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from aiosmtpd.controller import Controller
 
 from adjudicator.campaign.audit import audit
 from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.schedule import ScheduleError, deadline
 from adjudicator.cli import main
 from judgekit import append_mbox, campaign, edit, orders, outbox, snapshot
-from test_mail import Mailbox, free_port
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Mailbox, str]]:
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, f"127.0.0.1:{port}"
-    finally:
-        controller.stop()
+from servers import Inbox
 
 
 def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str, str]:
@@ -45,7 +31,7 @@ def tick(capsys: pytest.CaptureFixture[str], *roots: Path, now: str, smtp: str |
 
 
 def test_a_tick_welcomes_and_a_second_at_the_same_moment_changes_nothing_and_sends_nothing(
-    tmp_path: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     box, address = smtp
     root = campaign(tmp_path)
@@ -103,7 +89,7 @@ def test_at_the_deadline_the_missing_are_nmr_and_without_a_schedule_only_a_full_
     assert "adjudicated" not in tick(capsys, loose, now="2099-01-01T00:00+00:00")[1]
 
 
-def test_each_reminder_once_per_turn_player_and_offset(tmp_path: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_reminder_once_per_turn_player_and_offset(tmp_path: Path, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]) -> None:
     box, address = smtp
     root = campaign(tmp_path, judge={"remind": ["48 hours", "24 hours"]})
     append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
@@ -140,7 +126,7 @@ def test_mail_passwords_only_when_the_gm_says_so(tmp_path: Path, capsys: pytest.
     assert passwords["david"] not in message.get_content()
 
 
-def test_one_broken_campaign_never_stops_the_others_and_its_gm_is_told_once(tmp_path: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_broken_campaign_never_stops_the_others_and_its_gm_is_told_once(tmp_path: Path, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]) -> None:
     box, address = smtp
     first, broken, last = (campaign(tmp_path, name) for name in ("first", "broken", "last"))
     (broken / "campaign.yaml").write_text((broken / "campaign.yaml").read_text() + "players: [oops\n")

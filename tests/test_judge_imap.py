@@ -15,52 +15,17 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from adjudicator.campaign.audit import audit
 from adjudicator.cli import main
 from judgekit import append_mbox, campaign, edit, orders, snapshot
-from servers import PASSWORD, Imap, Mailbox, dovecot, free_port
+from servers import PASSWORD, Imap, Inbox
 
 CRASHPOINT = Path(__file__).resolve().parent / "crashpoint.py"
-
-
-@pytest.fixture(scope="module")
-def imap() -> Iterator[Imap]:
-    with dovecot() as server:
-        yield server
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Mailbox, str]]:
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, f"127.0.0.1:{port}"
-    finally:
-        controller.stop()
-
-
-def _empty(imap: Imap) -> None:
-    with imap.client() as server:
-        _, [count] = server.select("INBOX")
-        if int(count):
-            server.store("1:*", "+FLAGS", "(\\Deleted)")
-            server.expunge()
-
-
-def _all_unseen(imap: Imap) -> None:
-    with imap.client() as server:
-        _, [count] = server.select("INBOX")
-        if int(count):
-            server.store("1:*", "-FLAGS", "(\\Seen)")
 
 
 def _on_imap(tmp_path: Path, imap: Imap, name: str = "spies") -> Path:
@@ -77,7 +42,7 @@ def _stored(root: Path) -> list[bytes]:
 
 
 def test_imap_messages_are_stored_then_flagged_seen_and_filed_once(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
-    _empty(imap)
+    imap.empty()
     root = _on_imap(tmp_path, imap)
     for player in ("tony", "david"):
         imap.deliver(orders(player, 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
@@ -86,13 +51,13 @@ def test_imap_messages_are_stored_then_flagged_seen_and_filed_once(tmp_path: Pat
     assert "2 messages fetched" in out and "2 new messages (2 filed, 0 rejected)" in out
     assert imap.unseen() == 0 and len(_stored(root)) == 2
     assert sorted(p.name for p in (root / "turn-001" / "orders").iterdir()) == ["david.yaml", "tony.yaml"]
-    _all_unseen(imap)  # another client marks them unread again: fetched again, stored and filed not twice
+    imap.all_unseen()  # another client marks them unread again: fetched again, stored and filed not twice
     assert main(["run", str(root), "--now", "2026-12-02T12:10+00:00"]) == 0
     assert capsys.readouterr().out.strip() == f"{root}: nothing to do" and len(_stored(root)) == 2 and imap.unseen() == 0
 
 
 def test_an_unreachable_or_untrusted_server_stops_the_tick_before_any_nmr(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
-    _empty(imap)
+    imap.empty()
     root = _on_imap(tmp_path, imap)
     edit(root, lambda c: c["judge"].pop("imap_ca_file"))
     assert main(["run", str(root), "--now", "2026-12-09T12:00+01:00"]) == 1  # past the deadline
@@ -127,14 +92,14 @@ def _ids(received: list[tuple[list[str], Any]]) -> Counter[str]:
 
 
 def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twice(
-    tmp_path: Path, imap: Imap, smtp: tuple[Mailbox, str]
+    tmp_path: Path, imap: Imap, smtp: tuple[Inbox, str]
 ) -> None:
     """A tick that fetches, files, adjudicates at the deadline, builds and sends, killed before each
     of its file operations in turn (PBEM_CRASH_POINTS=all: every one; else ten spread over it),
     then run again: the campaign ends as an uninterrupted tick leaves it, every message was
     stored before the server saw it flagged, none was delivered twice, and audit is clean."""
     box, address = smtp
-    _empty(imap)
+    imap.empty()
     base = _on_imap(tmp_path / "base", imap) if (tmp_path / "base").mkdir() is None else None
     assert base is not None
     append_mbox(tmp_path / "base" / "spies.mbox", orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
@@ -145,7 +110,7 @@ def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twi
         shutil.copytree(tmp_path / "base", folder)
         root = folder / "spies"
         edit(root, lambda c: c["judge"].update(inbox=[str(folder / "spies.mbox"), imap.url], imap_password_file=str(folder / "spies-imap-password")))
-        _all_unseen(imap)
+        imap.all_unseen()
         box.received.clear()
         return root
 
@@ -181,7 +146,7 @@ def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twi
 
 
 def test_the_fetched_message_is_read_like_any_other(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
-    _empty(imap)
+    imap.empty()
     root = _on_imap(tmp_path, imap)
     imap.deliver(orders("maria", 1, "Wed, 02 Dec 2026 10:00:00 +0000", body="player: maria\nturn: 1\norders: ['SID 9 steal tony 3']\n"))
     assert main(["run", str(root), "--now", "2026-12-02T12:00+00:00"]) == 0

@@ -10,36 +10,16 @@ Then `pbem audit` is clean.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from adjudicator.cli import main
 from judgekit import append_mbox, campaign, edit, orders
-from servers import PASSWORD, Imap, Mailbox, dovecot, free_port
+from servers import PASSWORD, Imap, Inbox
 
 
-@pytest.fixture
-def imap() -> Iterator[Imap]:
-    with dovecot() as server:
-        yield server
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Mailbox, str]]:
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, f"127.0.0.1:{port}"
-    finally:
-        controller.stop()
-
-
-def test_a_fortnight_run_by_the_judge(tmp_path: Path, imap: Imap, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_fortnight_run_by_the_judge(tmp_path: Path, imap: Imap, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]) -> None:
     box, address = smtp
     secret = tmp_path / "imap-password"
     secret.write_text(PASSWORD + "\n")
