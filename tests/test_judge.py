@@ -277,3 +277,12 @@ def test_a_second_tick_at_once_is_busy_and_without_a_gm_address_nothing_is_owed_
     edit(root, lambda c: c.update(gm_email="gm@example.org"))
     tick(capsys, root, now="2026-12-01T12:05+00:00")
     assert not [name for name in outbox(root) if "welcome" in name]  # the campaign had begun without mail
+
+
+def test_an_adjudicated_turns_deadline_constrains_no_later_one() -> None:
+    """Issue 16 item 16: turn 2 went a week early; turn 3 may be due before turn 2's old deadline."""
+    plan = {"timezone": "UTC", "start": "2026-12-01 20:00", "every": "14 days", "deadlines": {3: "2026-12-10 20:00"}}
+    with pytest.raises(ScheduleError, match="turn 3's deadline, 2026-12-10 20:00 UTC, is not later than turn 2's"):
+        deadline(plan, 3, settled=1)
+    assert deadline(plan, 3, settled=2).text == "Thursday 10 December 2026, 20:00 UTC (UTC)"
+    assert deadline(plan, 4, settled=2).text == "Thursday 24 December 2026, 20:00 UTC (UTC)"  # the rule goes on from turn 3
