@@ -26,12 +26,13 @@ from ..campaign.turn import pending_state
 from ..mail.compose import MailError, gm_address, make_message, to_bytes
 
 COMMANDS = (
-    "  help             the commands, the order format and the deadline",
-    "  status           the turn, the deadline and time left, who is due, whether your orders are filed",
-    "  orders           what is filed for you for the pending turn",
-    "  check            (with an order file) how it would be read; nothing is filed",
-    "  report [N]       your report of turn N again (default: the last)",
-    "  press TO...      (with text) a message to the named players, through the judge",
+    "  help         the commands, the order format and the deadline",
+    "  status       the turn, the deadline and time left, who is due,",
+    "               whether your orders are filed",
+    "  orders       what is filed for you for the pending turn",
+    "  check        (with an order file) how it would be read; nothing is filed",
+    "  report [N]   your report of turn N again (default: the last)",
+    "  press TO...  (with text) a message to the named players, by the judge",
 )
 
 
@@ -72,19 +73,21 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
         lines.append(_deadline_words(campaign, 1))
         lines += [
             "",
-            "To send orders, reply to this message with your order file attached (a .yaml or .txt file)",
-            f"or pasted into the body, starting with the line 'player: {player}', as the order form at the",
-            "end of the report shows. Each order file is acknowledged; the newest one before the turn counts.",
+            "To send orders, reply to this message with your order file attached (a",
+            f".yaml file) or pasted into the body, starting with the line 'player: {player}',",
+            "as the order form at the end of the report shows. Each order file is",
+            "acknowledged; the newest one before the turn is adjudicated counts.",
             "",
-            "A message whose Subject or first line is one of these words is a command to the judge:",
+            "A message whose Subject or first line is one of these words is a command",
+            "to the judge:",
             *COMMANDS,
         ]
         if campaign.uses_passwords:
             lines.append("")
             if mail_passwords and passwords.get(player):
-                lines += [f"Your password: {passwords[player]}", "Write it in every order file and command (password: ...), and keep it to yourself."]
+                lines += [f"Your password: {passwords[player]}", "Write it in every order file and command (password: ...), and keep it", "to yourself."]
             else:
-                lines.append("The GM sends you your password; write it in every order file and command (password: ...).")
+                lines += ["The GM sends you your password; write it in every order file and", "command (password: ...)."]
                 if mail_passwords:
                     notes.append(f"{player}: no password in gm/passwords.yaml to mail; send it yourself")
         path = reports / f"{player}.txt"
@@ -115,10 +118,11 @@ def reminder(campaign: Campaign, player: str, turn: int, offset: str, due: sched
         return None
     body = (
         f"{_title(campaign)}: a reminder for {name} ({player}).\n\n"
-        f"The judge has no accepted orders from you for turn {turn}, and the deadline is {offset} away or less:\n"
-        f"{due.text}.\n\n"
-        "Reply with your order file attached, or pasted into the body, as the order form at the end of\n"
-        "your last report shows. Without orders you count as NMR (no moves received) at the deadline.\n"
+        f"The judge has no accepted orders from you for turn {turn}, and the deadline\n"
+        f"is {offset} away or less: {due.text}.\n\n"
+        "Reply with your order file attached, or pasted into the body, as the order\n"
+        "form at the end of your last report shows. Without orders you count as NMR\n"
+        "(no moves received) at the deadline.\n"
     )
     message = make_message(
         campaign, kind=f"remind-{player}-{_offset_slug(offset)}", turn=turn, to=[(name, address)],
