@@ -19,6 +19,7 @@ from .commands import (
     adjudicate,
     audit,
     check,
+    deadline,
     demo,
     ingest,
     mail,
@@ -26,6 +27,7 @@ from .commands import (
     replace,
     report,
     reveal,
+    run,
     show,
     status,
 )
@@ -38,6 +40,8 @@ COMMANDS: dict[str, ModuleType] = {
     "adjudicate": adjudicate,
     "ingest": ingest,
     "mail": mail,
+    "run": run,
+    "deadline": deadline,
     "replace": replace,
     "show": show,
     "report": report,
@@ -70,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "send", False) and not args.smtp:  # argparse cannot say that one option needs another
-        parser.error("mail --send needs --smtp HOST:PORT")
+        parser.error(f"{args.command} --send needs --smtp HOST:PORT")
     gc.set_threshold(FEWER_COLLECTIONS, *gc.get_threshold()[1:])
     try:
         from .campaign.folder import CampaignError

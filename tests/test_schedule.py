@@ -140,9 +140,9 @@ def test_start_alone_is_the_deadline_of_turn_1_only() -> None:
     [
         (
             {"start": "2026-12-01 20:00", "evrey": "7 days"},
-            r"^schedule: unknown key 'evrey' \(did you mean 'every'\?\); the keys are timezone, start, every and deadlines$",
+            r"^schedule: unknown key 'evrey' \(did you mean 'every'\?\); the keys are timezone, start, every, from and deadlines$",
         ),
-        ({"start": "2026-12-01 20:00", "bogus": 1}, r"^schedule: unknown key 'bogus'; the keys are timezone, start, every and deadlines$"),
+        ({"start": "2026-12-01 20:00", "bogus": 1}, r"^schedule: unknown key 'bogus'; the keys are timezone, start, every, from and deadlines$"),
         (
             {"Timezone": "UTC", "deadline": {1: "2026-12-01 20:00"}},
             r"^schedule: unknown keys 'Timezone' \(did you mean 'timezone'\?\) and 'deadline' \(did you mean 'deadlines'\?\); ",

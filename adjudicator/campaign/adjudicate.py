@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import traceback
 from collections.abc import Iterable, Iterator
@@ -132,7 +133,7 @@ def _opened(root: Path) -> tuple[Campaign, int, State]:
     return campaign, last, state
 
 
-def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1) -> tuple[Outcome, atomic.Staged]:
+def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1, now: dt.datetime | None = None) -> tuple[Outcome, atomic.Staged]:
     """Settle the pending turn and build its folder beside the old one; the caller holds the
     lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done."""
     campaign, last, state = _opened(root)
@@ -164,7 +165,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
     try:
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, read.skipped, checked)
+        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, skipped=read.skipped, checked=checked, now=now)
     except Exception as exc:
         if not from_template(exc):
             raise
@@ -198,10 +199,11 @@ def _require_campaign(root: Path) -> None:
         Campaign.open(root)  # raises CampaignError in words
 
 
-def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None, jobs: int = 1) -> Outcome:
+def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None) -> Outcome:
     """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done.
-    `jobs` processes share the reading and the reports of a large campaign."""
-    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer, jobs)
+    `jobs` processes share the reading and the reports of a large campaign; `now` is the moment
+    of adjudication (a schedule counting `from: adjudication` records the next deadline from it)."""
+    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer, jobs, now)
     if not isinstance(result, Outcome):
         raise result
     return result
@@ -215,7 +217,7 @@ settling a small campaign's turn, so a batch shares it. Each campaign stays lock
 turn is in place; a crash leaves each campaign of the batch before or after its turn."""
 
 
-def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False, jobs: int = 1) -> Iterator[tuple[Path, Result]]:
+def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False, jobs: int = 1, now: dt.datetime | None = None) -> Iterator[tuple[Path, Result]]:
     """Adjudicate the pending turn of each campaign, in order, sharing flushes to disk.
 
     Yields each folder with its Outcome or with the error that refused it; a
@@ -240,22 +242,24 @@ def adjudicate_many(roots: Iterable[Path], *, nmr: bool = False, jobs: int = 1) 
         in_group.add(resolved)
     if workers == 1 or len(groups) == 1:  # one campaign at a time, each turn free to use the processes
         for group in groups:
-            yield from _adjudicate_group(group, nmr, jobs=jobs)
+            yield from _adjudicate_group(group, nmr, jobs=jobs, now=now)
         return
-    for results in parallel.ordered_map(functools.partial(_group_in_worker, nmr=nmr), groups, workers, chunk=1):
+    for results in parallel.ordered_map(functools.partial(_group_in_worker, nmr=nmr, now=now), groups, workers, chunk=1):
         yield from results
 
 
-def _group_in_worker(group: list[Path], nmr: bool) -> list[tuple[Path, Result]]:
+def _group_in_worker(group: list[Path], nmr: bool, now: dt.datetime | None = None) -> list[tuple[Path, Result]]:
     """One group, settled in a worker process; the written files stay on disk, not in the reply."""
-    results = _adjudicate_group(group, nmr)
+    results = _adjudicate_group(group, nmr, now=now)
     for _, result in results:
         if isinstance(result, Outcome):
             result.output.files = {}
     return results
 
 
-def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = None, jobs: int = 1) -> list[tuple[Path, Result]]:
+def _adjudicate_group(
+    group: list[Path], nmr: bool, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None
+) -> list[tuple[Path, Result]]:
     results: list[tuple[Path, Result]] = []
     staged: list[tuple[int, atomic.Staged]] = []  # (index in results, the built turn)
     with ExitStack() as locks:
@@ -264,7 +268,7 @@ def _adjudicate_group(group: list[Path], nmr: bool, renderer: Renderer | None = 
                 try:
                     _require_campaign(root)
                     locks.enter_context(atomic.locked(root))
-                    outcome, built = _staged_turn(root, nmr, renderer, jobs)
+                    outcome, built = _staged_turn(root, nmr, renderer, jobs, now)
                 except (Refused, atomic.Busy, CampaignError, OSError) as exc:
                     results.append((root, exc))
                     continue

@@ -8,6 +8,7 @@ order or the folder's location.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import heapq
 import json
@@ -80,12 +81,18 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
     )
 
 
+DEADLINE_FILE = schedule.DEADLINE_FILE
+"""The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
+the turn, recorded so that a later change of the schedule (an extension) never changes what
+an old report said."""
+
 SEATS_FILE = "seats.yaml"
 """Written by `pbem replace` into the pending turn: seat id -> {name: new display name}."""
 
 
-def next_deadline(campaign: Campaign, turn_number: int, over: bool) -> bytes | None:
-    """The recorded deadline of an adjudicated turn, or the schedule's for a turn being adjudicated now."""
+def next_deadline(campaign: Campaign, turn_number: int, over: bool, now: dt.datetime | None = None) -> bytes | None:
+    """The recorded deadline of an adjudicated turn, or the schedule's for a turn being adjudicated now
+    (at the moment `now`, which a schedule counting `from: adjudication` needs)."""
     folder = campaign.turn_dir(turn_number)
     if campaign.is_adjudicated(turn_number):
         path = folder / DEADLINE_FILE
@@ -93,7 +100,9 @@ def next_deadline(campaign: Campaign, turn_number: int, over: bool) -> bytes | N
     if over:
         return None
     try:
-        found = schedule.deadline(campaign.schedule, turn_number + 1)
+        if now is None and turn_number > 0 and schedule.counts_from_adjudication(campaign.schedule):
+            raise schedule.ScheduleError("schedule.from: adjudication needs the moment of adjudication, and none was given")
+        found = schedule.of_campaign(campaign, turn_number + 1, now if turn_number > 0 else None)
     except schedule.ScheduleError as exc:
         raise schedule.ScheduleError(f"{campaign.root / 'campaign.yaml'}: {exc}") from None
     return dump_json(found.to_json()) if found else None
@@ -310,6 +319,7 @@ def turn(
     jobs: int = 1,
     skipped: Sequence[str] = (),
     checked: dict[str, Submission] | None = None,
+    now: dt.datetime | None = None,
 ) -> TurnOutput:
     """Check every file, add NMR defaults, resolve, render: the whole turn as bytes.
 
@@ -318,6 +328,9 @@ def turn(
     as ignored so that one added later is a divergence); `jobs` processes share the
     order files and the reports of a large campaign. `checked` is what `check_files`
     made of these same files, when the caller has already asked.
+
+    `now` is the moment of adjudication; only a schedule counting `from: adjudication` reads it,
+    and the deadline it gives is recorded in the turn (deadline.json), so a replay needs none.
     """
     game = campaign.game
     setup = campaign.setup_record()
@@ -339,7 +352,7 @@ def turn(
         "stray_files": stray,
     }
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
-    deadline = next_deadline(campaign, turn_number, game.is_over(new_state))
+    deadline = next_deadline(campaign, turn_number, game.is_over(new_state), now)
     history = seat_history(campaign, setup, turn_number)
     outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}

@@ -15,6 +15,7 @@ HELP = "adjudicate the pending turn of each campaign named"
 def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dirs", nargs="+", metavar="DIR", help="campaign folders (the ones pbem new made); each is adjudicated on its own")
     p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
+    p.add_argument("--force", action="store_true", help="with --nmr: adjudicate even before the scheduled deadline")
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                    help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")
 
@@ -34,16 +35,44 @@ def _jobs(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ..campaign.adjudicate import Outcome, adjudicate_many
+    from ..common import clock
 
     out = console()
+    now = clock.now()
+    folders = [Path(d) for d in args.dirs]
     failed = 0
-    for folder, result in adjudicate_many([Path(d) for d in args.dirs], nmr=args.nmr, jobs=args.jobs):
+    if args.nmr and not args.force:
+        early = {folder: reason for folder in folders if (reason := _before_deadline(folder, now))}
+        for reason in early.values():
+            err(reason)
+        failed, folders = len(early), [folder for folder in folders if folder not in early]
+    for folder, result in adjudicate_many(folders, nmr=args.nmr, jobs=args.jobs, now=now):
         if isinstance(result, Outcome):
             _report_outcome(out, result)
             continue
         failed += 1
         err(os_problem(result, str(folder)) if isinstance(result, OSError) else str(result))
     return 1 if failed else 0
+
+
+def _before_deadline(folder: Path, now: Any) -> str | None:
+    """Why `--nmr` must wait for this campaign (its pending turn's deadline is still ahead), or None.
+    A campaign that cannot be read is left to adjudicate, which names what is wrong."""
+    from ..campaign.folder import Campaign, CampaignError
+    from ..campaign.schedule import of_campaign, time_left
+
+    try:
+        campaign = Campaign.open(folder)
+        pending = campaign.last_turn + 1
+        due = of_campaign(campaign, pending)
+    except (CampaignError, OSError):
+        return None
+    if due is None or due.at <= now:
+        return None
+    return (
+        f"{folder}: turn {pending}'s deadline is {due.text} ({time_left(due, now)}); --nmr now would count the "
+        "players still missing as NMR before it. Wait for the deadline, or add --force to adjudicate now"
+    )
 
 
 def _report_outcome(out: Any, outcome: Any) -> None:

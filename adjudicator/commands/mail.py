@@ -16,13 +16,30 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turn", type=int, help="the turn whose reports to mail (default: the last adjudicated)")
     p.add_argument("--remind", action="store_true", help="remind the players still missing for the pending turn")
     p.add_argument("--player", metavar="P", help="build (and with --send, send) only this player's messages, e.g. after pbem replace")
-    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
+    p.add_argument("--welcome", action="store_true", help="welcome each player: opening report, first deadline, how to send orders")
     p.add_argument("--resend-in-doubt", action="store_true", help="send again the messages an interrupted run may not have delivered")
+    smtp_arguments(p)
+
+
+def smtp_arguments(p: argparse.ArgumentParser) -> None:
+    """--send and the SMTP server's options, as `pbem mail` and `pbem run` take them."""
+    p.add_argument("--send", action="store_true", help="deliver every unsent message of the outbox over SMTP")
     p.add_argument("--smtp", metavar="HOST:PORT", type=_hostport, help="the SMTP server to send through, e.g. localhost:25")
     p.add_argument("--starttls", action="store_true", help="switch the SMTP connection to TLS before logging in")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
     p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
+
+
+def smtp_server(args: argparse.Namespace) -> Any:
+    """The SMTP server named by --smtp and its login, or None without --send."""
+    from ..mail import deliver
+
+    if not args.send:
+        return None
+    host, port = args.smtp
+    password = deliver.smtp_password(args.password_file) if args.user else None
+    return deliver.Smtp(host, port, args.starttls, args.user, password)
 
 
 def _hostport(text: str) -> tuple[str, int]:
@@ -44,13 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from ..campaign.folder import Campaign
     from ..campaign.schedule import ScheduleError
     from ..common import atomic, clock
+    from ..judge.letters import welcome_messages
+    from ..judge.settings import read_settings
     from ..mail import compose, deliver
 
-    smtp = None
-    if args.send:
-        host, port = args.smtp
-        password = deliver.smtp_password(args.password_file) if args.user else None
-        smtp = deliver.Smtp(host, port, args.starttls, args.user, password)
+    smtp = smtp_server(args)
     root = Path(args.dir)
     Campaign.open(root)
     out = console()
@@ -59,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.remind:
                 files, notes = compose.reminder_messages(campaign, _missing(campaign), clock.now())
+            elif args.welcome:
+                files, notes = welcome_messages(campaign, read_settings(campaign).mail_passwords)
             else:
                 turn = campaign.last_turn if args.turn is None else args.turn
                 files, notes = compose.report_messages(campaign, turn)
@@ -128,12 +145,9 @@ def _for_player(name: str, player: str) -> bool:
 
 
 def _missing(campaign: Any) -> list[str]:
-    """Due players without an accepted order file for the pending turn."""
-    from ..campaign.adjudicate import read_orders_folder
-    from ..campaign.turn import check_pending
+    """Due players without a valid order file for the pending turn."""
+    from ..judge.run import waiting_for
 
-    last = campaign.last_turn
-    if campaign.game.is_over(campaign.state(last)):
+    if campaign.over:
         raise Failure(f"{campaign.root}: the game is over; nobody is due")
-    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    return [player for player, sub in check_pending(campaign, campaign.state(last), last + 1, received).items() if sub.nmr]
+    return waiting_for(campaign)

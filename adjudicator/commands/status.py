@@ -62,11 +62,11 @@ def run(args: argparse.Namespace) -> int:
 def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
     """The one line of `status` that reads the clock: it writes nothing."""
 
-    from ..campaign.schedule import ScheduleError, deadline, time_left
+    from ..campaign.schedule import ScheduleError, of_campaign, time_left
     from ..common import clock
 
     try:
-        due = deadline(campaign.schedule, pending)
+        due = of_campaign(campaign, pending)
     except ScheduleError as exc:
         raise Failure(f"{campaign.root}/campaign.yaml: {exc}") from None
     if due is None:

@@ -243,9 +243,10 @@ works through a flood in slices and lets go between them, so `pbem adjudicate` a
 
 
 @contextmanager
-def locked(root: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
-    """Hold the campaign's lock (an empty `.lock` file), waiting up to `wait` seconds for it, or raise Busy."""
-    handle = open(root / ".lock", "a+b")
+def locked(root: Path, name: str = ".lock", holder: str = "another pbem command", wait: float = LOCK_WAIT) -> Iterator[None]:
+    """Hold the campaign's lock (an empty `.lock` file, or another dot-named one), waiting up to
+    `wait` seconds for it, or raise Busy."""
+    handle = open(root / name, "a+b")
     try:
         deadline = time.monotonic() + wait
         while True:
@@ -256,7 +257,7 @@ def locked(root: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
                 if time.monotonic() >= deadline:
-                    raise Busy(f"{root} is busy: another pbem command is working on it; try again shortly") from None
+                    raise Busy(f"{root} is busy: {holder} is working on it; try again shortly") from None
                 time.sleep(0.01)
         yield
     finally:

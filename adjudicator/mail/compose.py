@@ -369,7 +369,7 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
 def reminder_messages(campaign: Campaign, missing: list[str], now: dt.datetime) -> tuple[dict[str, bytes], list[str]]:
     """A reminder to each due player without valid orders, while the deadline has not passed."""
     pending = campaign.last_turn + 1
-    due = schedule.deadline(campaign.schedule, pending)
+    due = schedule.of_campaign(campaign, pending)
     if due is not None and due.at <= now:
         return {}, [f"the deadline for turn {pending} has passed ({due.text}): no reminders; adjudicate with --nmr"]
     names = pending_state(campaign).get("names", {})

@@ -484,7 +484,7 @@ def _progress_line(ctx: _Context, player: str) -> list[str]:
 
 def _deadline_line(ctx: _Context) -> list[str]:
     try:
-        due = schedule.deadline(ctx.campaign.schedule, ctx.pending)
+        due = schedule.of_campaign(ctx.campaign, ctx.pending)
     except schedule.ScheduleError:
         return []
     return [f"Deadline for turn {ctx.pending}: {due.text}."] if due else []
@@ -602,7 +602,7 @@ def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult
     run = _Run(root, now, inbox.read_sources(sources, notes), notes)
     while True:
         try:
-            with atomic.locked(root, atomic.LOCK_WAIT if run.first else LATER_SLICE_WAIT):
+            with atomic.locked(root, wait=atomic.LOCK_WAIT if run.first else LATER_SLICE_WAIT):
                 done = run.slice()
         except atomic.Busy:
             if run.first:

@@ -1,0 +1,49 @@
+"""`pbem run`: the judge's tick over every campaign named (design 11): fetch, ingest, adjudicate, remind, mail."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .console import console, literal
+
+HELP = "the judge: fetch and file mail, adjudicate when due, remind, mail; for every campaign named (cron runs it)"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    from .mail import smtp_arguments
+
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="campaign folders")
+    p.add_argument("--now", type=moment, metavar="TIME",
+                   help="the moment to act at instead of the clock: '2026-12-01 20:00' (host's local zone) or ISO 8601 with an offset")
+    smtp_arguments(p)
+
+
+def moment(text: str) -> object:
+    """`--now TIME`, checked as the command line is read."""
+    from ..campaign.schedule import ScheduleError
+    from ..campaign.schedule import moment as parse
+
+    try:
+        return parse(text)
+    except ScheduleError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..common import clock
+    from ..judge.run import tick
+    from .mail import smtp_server
+
+    now = args.now or clock.now()
+    smtp = smtp_server(args)
+    out = console()
+    failed = 0
+    for folder in args.dirs:
+        result = tick(Path(folder), now, smtp)
+        if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
+            print(result.line, flush=True)
+            continue
+        failed += 1
+        out.print(f"[red]{literal(result.line)}[/]")
+    return 1 if failed else 0

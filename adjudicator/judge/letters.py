@@ -1,0 +1,202 @@
+"""The messages only the judge writes: the welcome, a reminder at each offset, and word to the GM.
+
+    CAMPAIGN/mail/outbox/turn-000/welcome-<player>.eml          the opening report, first deadline, how to play
+    CAMPAIGN/mail/outbox/turn-NNN/remind-<player>-<offset>.eml  a reminder so long before turn NNN's deadline
+    CAMPAIGN/mail/outbox/turn-NNN/gm-<what>-<hash>.eml          what needs the GM: a turn refused, a bounce
+    CAMPAIGN/mail/outbox/gm-unreadable-<hash>.eml               the campaign could not be read
+
+Each message's bytes depend only on what it says (mail/compose.py), so building one again
+writes nothing and sends nothing: the outbox and its sent log are the record that a message
+went out once.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..campaign import schedule
+from ..campaign.folder import Campaign, read_yaml, turn_name
+from ..campaign.turn import pending_state
+from ..mail.compose import MailError, gm_address, make_message, to_bytes
+
+COMMANDS = (
+    "  help         the commands, the order format and the deadline",
+    "  status       the turn, the deadline and time left, who is due,",
+    "               whether your orders are filed",
+    "  orders       what is filed for you for the pending turn",
+    "  check        (with an order file) how it would be read; nothing is filed",
+    "  report [N]   your report of turn N again (default: the last)",
+    "  press TO...  (with text) a message to the named players, by the judge",
+)
+
+
+def _title(campaign: Campaign) -> str:
+    return f"{campaign.config.get('name')} ({campaign.game.title})"
+
+
+def _holder(campaign: Campaign, player: str, turn: int) -> tuple[str, str | None]:
+    holder = campaign.holder(player, turn) or {}
+    return str(holder.get("name") or player), (str(holder["email"]) if holder.get("email") else None)
+
+
+def _deadline_words(campaign: Campaign, turn: int) -> str:
+    due = schedule.of_campaign(campaign, turn)
+    if due is None:
+        return f"Turn {turn} has no deadline: it is adjudicated as soon as every player has sent orders."
+    return f"Orders for turn {turn} are due by {due.text}."
+
+
+def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str, bytes], list[str]]:
+    """Each player with an address: the opening report, the first deadline, how to send orders and
+    commands, and the password only when `mail_passwords` (the GM's choice)."""
+    reports = campaign.turn_dir(0) / "reports"
+    names = campaign.state(0).get("names", {})
+    passwords: dict[str, Any] = {}
+    secret = campaign.root / "gm" / "passwords.yaml"
+    if mail_passwords and campaign.uses_passwords and secret.is_file():
+        passwords = read_yaml(secret) or {}
+    files: dict[str, bytes] = {}
+    notes: list[str] = []
+    for player in campaign.state(0)["players"]:
+        name, address = _holder(campaign, player, 1)
+        name = names.get(player, name)
+        if not address:
+            notes.append(f"{player}: no email in campaign.yaml; welcome them yourself")
+            continue
+        lines = [f"{_title(campaign)}: welcome, {name}.", "", f"You hold the seat '{player}'. Your opening report is at the end of this message.", ""]
+        lines.append(_deadline_words(campaign, 1))
+        lines += [
+            "",
+            "To send orders, reply to this message with your order file attached (a",
+            f".yaml file) or pasted into the body, starting with the line 'player: {player}',",
+            "as the order form at the end of the report shows. Each order file is",
+            "acknowledged; the newest one before the turn is adjudicated counts.",
+            "",
+            "A message whose Subject or first line is one of these words is a command",
+            "to the judge:",
+            *COMMANDS,
+        ]
+        if campaign.uses_passwords:
+            lines.append("")
+            if mail_passwords and passwords.get(player):
+                lines += [f"Your password: {passwords[player]}", "Write it in every order file and command (password: ...), and keep it", "to yourself."]
+            else:
+                lines += ["The GM sends you your password; write it in every order file and", "command (password: ...)."]
+                if mail_passwords:
+                    notes.append(f"{player}: no password in gm/passwords.yaml to mail; send it yourself")
+        path = reports / f"{player}.txt"
+        if path.is_file():
+            lines += ["", "-" * 72, "", path.read_text(encoding="utf-8").rstrip("\n")]
+        try:
+            message = make_message(
+                campaign, kind=f"welcome-{player}", turn=0, to=[(name, address)],
+                subject=f"[{campaign.config.get('name')}] {campaign.game.title}: welcome, {name}", body="\n".join(lines) + "\n",
+            )
+        except MailError as exc:
+            notes.append(f"{player}: {exc}; fix campaign.yaml")
+            continue
+        files[f"{turn_name(0)}/welcome-{player}.eml"] = to_bytes(message)
+    return files, notes
+
+
+def _offset_slug(offset: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", offset.lower())
+
+
+def reminder(campaign: Campaign, player: str, turn: int, offset: str, due: schedule.Deadline) -> tuple[str, bytes] | None:
+    """The reminder sent `offset` before turn `turn`'s deadline, or None when the seat has no address."""
+    names = pending_state(campaign).get("names", {})
+    name, address = _holder(campaign, player, turn)
+    name = names.get(player, name)
+    if not address:
+        return None
+    body = (
+        f"{_title(campaign)}: a reminder for {name} ({player}).\n\n"
+        f"The judge has no accepted orders from you for turn {turn}, and the deadline\n"
+        f"is {offset} away or less: {due.text}.\n\n"
+        "Reply with your order file attached, or pasted into the body, as the order\n"
+        "form at the end of your last report shows. Without orders you count as NMR\n"
+        "(no moves received) at the deadline.\n"
+    )
+    message = make_message(
+        campaign, kind=f"remind-{player}-{_offset_slug(offset)}", turn=turn, to=[(name, address)],
+        subject=f"[{campaign.config.get('name')}] turn {turn}: your orders are missing ({offset} left)", body=body,
+    )
+    return f"{turn_name(turn)}/remind-{player}-{_offset_slug(offset)}.eml", to_bytes(message)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def to_gm(campaign: Campaign, turn: int, what: str, subject: str, body: str) -> tuple[str, bytes]:
+    """A message to the GM address about something that needs a person; named by what it says."""
+    address = gm_address(campaign)
+    message = make_message(campaign, kind=f"gm-{what}", turn=turn, to=[("", address)], subject=f"[{campaign.config.get('name')}] judge: {subject}", body=body)
+    return f"{turn_name(turn)}/gm-{what}-{_digest(body)}.eml", to_bytes(message)
+
+
+def refused_turn(campaign: Campaign, turn: int, reason: str) -> tuple[str, bytes]:
+    body = (
+        f"{_title(campaign)}: the judge could not adjudicate turn {turn}.\n\n"
+        f"Why:\n  {reason}\n\n"
+        "Nothing of the turn was written. The judge tries again at every tick; this message is sent\n"
+        "once for this reason. Fix what it names (then `pbem audit` checks the campaign), or adjudicate\n"
+        "by hand with `pbem adjudicate`.\n"
+    )
+    return to_gm(campaign, turn, "refused", f"turn {turn} could not be adjudicated", body)
+
+
+def bounce(campaign: Campaign, turn: int, seats: list[str], subject: str, stored: str) -> tuple[str, bytes]:
+    who = ", ".join(seats) if seats else "no player address was found in it"
+    body = (
+        f"{_title(campaign)}: a bounce (a delivery failure) arrived.\n\n"
+        f"  Subject: {subject[:200]}\n"
+        f"  For:     {who}\n"
+        f"  Kept as: {campaign.root / stored}\n\n"
+        "A player may not be getting the judge's mail: check the address in campaign.yaml, or give the\n"
+        "seat a new one (pbem replace DIR SEAT --name N --email E).\n"
+    )
+    return to_gm(campaign, turn, "bounce", "a message to a player bounced", body)
+
+
+def unreadable(root: Path, reason: str) -> tuple[str, bytes] | None:
+    """Word to the GM that the campaign cannot be read, if its campaign.yaml still names a GM address."""
+    address = _gm_email_of_damaged(root / "campaign.yaml")
+    if not address:
+        return None
+    stand_in = Campaign(root, {"name": root.name, "gm_email": address}, None)  # type: ignore[arg-type]  # only its name and GM address are read
+    body = (
+        f"The judge could not read the campaign {root}.\n\n"
+        f"Why:\n  {reason}\n\n"
+        "Nothing was done to it: no mail was read, no turn adjudicated. Fix what is named; the next tick\n"
+        "goes on where it stopped. This message is sent once for this reason.\n"
+    )
+    try:
+        message = make_message(stand_in, kind="gm-unreadable", turn=0, to=[("", address)], subject=f"[{root.name}] judge: the campaign cannot be read", body=body)
+    except MailError:
+        return None
+    return f"gm-unreadable-{_digest(body)}.eml", to_bytes(message)
+
+
+def _gm_email_of_damaged(path: Path) -> str | None:
+    """gm_email from a campaign.yaml that may not load: its own line is enough."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    try:
+        config = yaml.safe_load(text)
+        if isinstance(config, dict) and config.get("gm_email"):
+            return str(config["gm_email"])
+    except yaml.YAMLError:
+        pass
+    match = re.search(r"^gm_email:\s*['\"]?([^'\"\n]+?)['\"]?\s*$", text, re.MULTILINE)
+    return match.group(1) if match and email.utils.parseaddr(match.group(1))[1] else None
+

@@ -1,0 +1,92 @@
+"""A quiet campaign costs a tick a few `stat` calls: what the judge looked at, and until when nothing is due.
+
+    CAMPAIGN/.judge/quiet.json   written by a tick that found nothing to do: the size, time and
+                                 inode of what it looked at, the mail sources as ingested, and
+                                 the next moment something falls due (a deadline plus grace, a
+                                 reminder time)
+
+The next tick compares those with a `stat` each and, when nothing moved and that moment has not
+come, has nothing to do without opening the campaign. Anything a person or another command
+does shows in what is compared: mail in a source (its size and time), campaign.yaml edited
+(`pbem deadline`, a new address), an order file saved by hand (the pending orders folder), a
+turn adjudicated by hand (the campaign folder's entries), mail built by hand (the outbox's
+folders). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
+
+It is a cache, dot-named like the lock: deleting it changes nothing but the next tick's speed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..campaign.folder import dump_json
+from ..common import atomic
+from ..mail import compose, fetch
+
+FOLDER = ".judge"
+
+
+def _path(root: Path) -> Path:
+    return root / FOLDER / "quiet.json"
+
+
+def _stamp(path: str) -> list[int] | None:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [info.st_mtime_ns, info.st_size, info.st_ino]
+
+
+def looked_at(root: Path, pending: int) -> list[str]:
+    """What a tick reads that a person or another command may change, besides the mail sources."""
+    outbox = compose.outbox_dir(root)
+    folders = sorted(p.name for p in outbox.iterdir() if p.is_dir()) if outbox.is_dir() else []
+    return ["", "campaign.yaml", f"turn-{pending:03d}/orders", "mail/outbox", *(f"mail/outbox/{name}" for name in folders)]
+
+
+def prepare(root: Path) -> None:
+    """The cache's folder, made before anything is stamped (making it changes the campaign folder's time)."""
+    (root / FOLDER).mkdir(exist_ok=True)
+
+
+def stamps(root: Path, paths: list[str]) -> list[list[int] | None]:
+    base = os.fspath(root)  # plain strings: this runs for every campaign of every tick, and pathlib costs more than stat
+    return [_stamp(os.path.join(base, name)) for name in paths]
+
+
+def remember(root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool) -> None:
+    """Record a tick that had nothing to do; `seen` was taken before it looked, so anything that
+    moved while it looked makes the next tick look again."""
+    record = {"paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent}
+    data = dump_json(record)
+    path = _path(root)
+    if not path.is_file() or path.read_bytes() != data:
+        atomic.write_file(path, data)
+
+
+def forget(root: Path) -> None:
+    _path(root).unlink(missing_ok=True)
+
+
+def is_quiet(root: Path, now: dt.datetime, sending: bool) -> bool:
+    """Whether the last tick had nothing to do and nothing has moved or fallen due since."""
+    try:
+        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
+            record: dict[str, Any] = json.loads(handle.read())
+    except (OSError, ValueError):
+        return False
+    try:
+        if record["until"] is not None and dt.datetime.fromisoformat(record["until"]) <= now:
+            return False
+        if sending and not record["sent"]:  # mail built by a tick that did not send may wait in the outbox
+            return False
+        if stamps(root, record["paths"]) != record["stamps"]:
+            return False
+        return all(fetch.signature(name) == signature for name, signature in record["sources"].items())
+    except (KeyError, TypeError, ValueError):  # a cache from another version: look properly
+        return False

@@ -1,0 +1,321 @@
+"""`pbem run`: one tick of the judge over a campaign (design 11), each step as its own command does it.
+
+    1. fetch    IMAP mailboxes into mail/inbox/ (mail/fetch.py)
+    2. ingest   every source whose files changed since the last tick (mail/ingest.py)
+    3. decide   adjudicate early (every due player has an accepted file, `judge: early:`),
+                or with NMRs once the deadline plus `judge: grace:` has passed; else wait
+    4. mail     the welcome (first tick), the new turn's reports, a reminder at each offset,
+                word to the GM; with --send, the outbox delivered once (mail/deliver.py)
+
+    CAMPAIGN/mail/judge.json   what the judge has done that the outbox cannot tell: the
+                               sources as last ingested, the turns whose reports are built,
+                               the reminders built, whether the welcome was built
+
+Each step takes the campaign lock as its command does; the whole tick holds `.judge.lock`,
+so two ticks never interleave. Every step is safe to repeat: a message is ingested once
+(its key), built once (its bytes), sent once (its Message-ID in mail/sent.json); judge.json
+is written after what it records, so a kill between the two repeats the step, which writes
+nothing new. A tick at the same moment as the last changes no file and sends nothing.
+
+The moment (`now`) is an argument: it decides only whether a deadline or a reminder time
+has passed, the Date of a sent message, and (with `from: adjudication`) the next deadline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import smtplib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..campaign import schedule
+from ..campaign.adjudicate import Refused, adjudicate, prepare, read_orders_folder
+from ..campaign.folder import Campaign, CampaignError, dump_json
+from ..campaign.turn import check_pending
+from ..common import atomic
+from ..mail import compose, deliver, fetch, inbox
+from ..mail.ingest import ingest
+from . import letters, quiet
+from .settings import JudgeSettings, read_settings
+
+JUDGE_LOCK = ".judge.lock"
+
+
+@dataclass
+class Tick:
+    """What one tick did to one campaign, for its one line."""
+
+    root: Path
+    done: list[str] = field(default_factory=list)
+    refused: str | None = None
+    """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
+
+    @property
+    def line(self) -> str:
+        """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
+        if self.refused:
+            text = f"{self.root}: " + (", ".join(self.done) + "; then " if self.done else "") + f"refused: {self.refused}"
+        else:
+            text = f"{self.root}: {', '.join(self.done) if self.done else 'nothing to do'}"
+        return " ".join(text.split())
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# -- judge.json ------------------------------------------------------------------------
+
+
+def _record_path(root: Path) -> Path:
+    return compose.mail_dir(root) / "judge.json"
+
+
+def _load_record(root: Path, campaign: Campaign) -> dict[str, Any]:
+    path = _record_path(root)
+    if path.is_file():
+        return json.loads(path.read_bytes())
+    # A first tick: turns already adjudicated were mailed by the GM's own hand; welcome only a fresh campaign.
+    last = campaign.last_turn
+    return {"sources": {}, "reported": last, "reminded": [], "welcomed": last > 0}
+
+
+def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> None:
+    data = dump_json(record)
+    if data != before:  # a tick with nothing new writes nothing
+        compose.ensure_mail_dir(root)
+        atomic.write_file(_record_path(root), data)
+
+
+# -- who is waited for --------------------------------------------------------------------
+
+
+def waiting_for(campaign: Campaign) -> list[str]:
+    """Due players without an accepted order file for the pending turn (a rejected file counts as none)."""
+    last = campaign.last_turn
+    state = campaign.state(last)
+    if campaign.game.is_over(state):
+        return []
+    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
+    return [player for player, sub in check_pending(campaign, state, last + 1, received).items() if sub.nmr]
+
+
+# -- the steps -----------------------------------------------------------------------------
+
+
+def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> None:
+    imap = [s for s in settings.inbox if isinstance(s, fetch.ImapSource)]
+    if not imap:
+        return
+    password = fetch.imap_password(settings.imap_password_file, root)
+    if password is None:
+        raise fetch.FetchError(f"no IMAP password: set ${fetch.IMAP_PASSWORD_ENV} or give judge: imap_password_file:")
+    fetched = 0
+    with atomic.locked(root):
+        for source in imap:
+            fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file)
+    if fetched:
+        tick.done.append(f"{_plural(fetched, 'message')} fetched")
+
+
+def _ingest(root: Path, settings: JudgeSettings, record: dict[str, Any], tick: Tick) -> list[Any]:
+    """Ingest the sources whose signature changed; the signatures are taken before reading, so
+    mail that arrives while ingest reads is seen by the next tick."""
+    sources = [s for s in settings.inbox if isinstance(s, Path)]
+    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        sources.append(fetch.inbox_dir(root))
+    for source in sources:
+        if not source.exists():
+            raise fetch.FetchError(f"judge.inbox: {source}: no such Maildir, mbox or folder")
+    seen = {str(s): fetch.signature(s) for s in sources}
+    if all(record["sources"].get(name) == sig for name, sig in seen.items()):
+        return []
+    result = ingest(root, sources)
+    record["sources"] = seen
+    filed = sum(e.status == "filed" for e in result.entries)
+    rejected = sum(e.status == "rejected" for e in result.entries)
+    if result.entries:
+        tick.done.append(f"{_plural(len(result.entries), 'new message')} ({filed} filed, {rejected} rejected)")
+    return result.entries
+
+
+def _due_now(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> tuple[bool | None, str]:
+    """Whether the pending turn is adjudicated now: (False: early, True: with NMRs, None: wait), and why."""
+    if campaign.over:
+        return None, ""
+    pending = campaign.last_turn + 1
+    missing = waiting_for(campaign)
+    if not missing and settings.early:
+        return False, f"turn {pending} adjudicated early (every due player has sent orders)"
+    due = schedule.of_campaign(campaign, pending)
+    if due is not None and due.at + settings.grace <= now:
+        late = f", NMR: {', '.join(missing)}" if missing else ""
+        return True, f"turn {pending} adjudicated at the deadline{late}"
+    return None, ""
+
+
+def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> str | None:
+    """Adjudicate the pending turn when it is time; the reason it was refused, or None."""
+    campaign = Campaign.open(root)
+    nmr, words = _due_now(campaign, settings, now)
+    if nmr is None:
+        return None
+    try:
+        adjudicate(root, nmr=nmr, now=now)
+    except (Refused, CampaignError) as exc:
+        return str(exc)
+    tick.done.append(words)
+    return None
+
+
+def _bounces(campaign: Campaign, entries: list[Any]) -> dict[str, bytes]:
+    """Word to the GM of each bounce among the messages just ingested, naming the seats it is about."""
+    files: dict[str, bytes] = {}
+    for entry in entries:
+        if entry.status != "rejected" or not entry.reason.startswith("an automatic"):
+            continue
+        raw = (campaign.root / entry.stored).read_bytes()
+        message = inbox.parse(raw)
+        report = message.get_content_type() == "multipart/report" or entry.sender.startswith(("mailer-daemon@", "postmaster@"))
+        if not report:
+            continue
+        text = raw.decode("utf-8", "replace").lower()
+        seats = [p["id"] for p in campaign.players if campaign.email(p["id"]) and campaign.email(p["id"]).lower() in text]  # type: ignore[union-attr]
+        name, data = letters.bounce(campaign, campaign.last_turn + 1, seats, entry.subject, entry.stored)
+        files[name] = data
+    return files
+
+
+def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], refusal: str | None, arrived: list[Any], tick: Tick) -> None:
+    campaign = prepare(root)
+    if not campaign.gm_email:  # no GM address, no mail; what there was to mail is past, not owed when one is added
+        record.update(welcomed=True, reported=campaign.last_turn)
+        return
+    built: dict[str, bytes] = {}
+    marks: list[tuple[str, Any]] = []
+    if not record["welcomed"]:
+        files, _ = letters.welcome_messages(campaign, settings.mail_passwords)
+        built.update(files)
+        marks.append(("welcomed", True))
+    last = campaign.last_turn
+    for turn in range(record["reported"] + 1, last + 1):
+        files, _ = compose.report_messages(campaign, turn)
+        built.update(files)
+    marks.append(("reported", last))
+    reminded = set(record["reminded"])
+    due = None if campaign.over else schedule.of_campaign(campaign, last + 1)
+    if due is not None and now < due.at:
+        passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
+        for player in waiting_for(campaign) if passed else []:
+            keys = [f"{last + 1}/{player}/{offset}" for offset in passed]
+            if keys[-1] not in reminded:  # only the nearest offset passed: a tick late after a host was down sends one, not each
+                letter = letters.reminder(campaign, player, last + 1, passed[-1], due)
+                if letter:
+                    built[letter[0]] = letter[1]
+            reminded.update(keys)
+    marks.append(("reminded", sorted(reminded)))
+    if refusal:
+        name, data = letters.refused_turn(campaign, last + 1, refusal)
+        built[name] = data
+    built.update(_bounces(campaign, arrived))
+    written = compose.write_outbox(root, built)  # first the mail, then the record that it was built
+    for key, value in marks:
+        record[key] = value
+    if written:
+        tick.done.append(f"{_plural(len(written), 'message')} built")
+
+
+def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str | None:
+    refused: list[str] = []
+    try:
+        sent = deliver.send(root, smtp, clock=lambda: now, on_refused=lambda name, message, reason: refused.append(f"{name} ({reason})"))
+    except (OSError, smtplib.SMTPException, compose.MailError) as exc:
+        return f"mail not sent ({exc}); what was delivered is recorded, the rest goes with the next tick"
+    if sent:
+        tick.done.append(f"{_plural(len(sent), 'message')} sent")
+    if refused:
+        return f"the server refused {', '.join(refused)}"
+    return None
+
+
+def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick:
+    """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick)."""
+    root = Path(root)
+    result = Tick(root)
+    if quiet.is_quiet(root, now, smtp is not None):
+        return result
+    try:
+        Campaign.open(root)
+    except (CampaignError, OSError) as exc:
+        result.refused = f"could not be read: {exc}"
+        _tell_gm_unreadable(root, str(exc), now, smtp)
+        return result
+    try:
+        with atomic.locked(root, JUDGE_LOCK, "another pbem run"):
+            _steps(root, now, smtp, result)
+    except CampaignError as exc:  # damaged or mistyped: nothing can go on until the GM looks
+        result.refused = f"could not be read: {exc}"
+        _tell_gm_unreadable(root, str(exc), now, smtp)
+    except (fetch.FetchError, atomic.Busy, compose.MailError, OSError) as exc:
+        result.refused = str(exc)
+    except Exception as exc:  # noqa: BLE001 - damage no check foresaw, or a bug: this campaign only
+        result.refused = f"unexpected error ({type(exc).__name__}: {exc}); nothing was half written"
+    return result
+
+
+def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick) -> None:
+    with atomic.locked(root):
+        campaign = prepare(root)
+        settings = read_settings(campaign)
+        record = _load_record(root, campaign)
+        if not _record_path(root).is_file():  # the first tick's starting point, kept before any step can move it
+            _save_record(root, record, None)
+        before = _record_path(root).read_bytes()
+        quiet.prepare(root)
+        looked = quiet.looked_at(root, campaign.last_turn + 1)
+        seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
+    _fetch(root, settings, now, result)
+    arrived = _ingest(root, settings, record, result)
+    refusal = _adjudicate(root, settings, now, result)
+    with atomic.locked(root):
+        _build_mail(root, settings, now, record, refusal, arrived, result)
+        _save_record(root, record, before)
+        problem = _send(root, smtp, now, result) if smtp is not None else None
+    if refusal:
+        result.refused = refusal
+    elif problem:
+        result.refused = problem
+    idle = not result.done and result.refused is None
+    if idle and not any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
+    else:
+        quiet.forget(root)
+
+
+def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:
+    """The next moment the pending turn's schedule makes the judge act: a reminder time, or the
+    deadline plus grace; None when nothing will fall due by the clock alone."""
+    if campaign.over:
+        return None
+    due = schedule.of_campaign(campaign, campaign.last_turn + 1)
+    if due is None:
+        return None
+    return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
+
+
+def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:
+    """A campaign that cannot be read still gets word to its GM, once, when its folder and GM address can be found."""
+    if not root.is_dir():
+        return
+    try:
+        letter = letters.unreadable(root, reason)
+        if letter is None:
+            return
+        with atomic.locked(root, JUDGE_LOCK, "another pbem run"):
+            compose.write_outbox(root, {letter[0]: letter[1]})
+            if smtp is not None:
+                deliver.send(root, smtp, clock=lambda: now)
+    except (OSError, smtplib.SMTPException, compose.MailError, atomic.Busy):
+        pass  # the line printed for this campaign says it all; the next tick tries again

@@ -1,0 +1,106 @@
+"""`judge:` in campaign.yaml: how `pbem run` treats the campaign (design 11, 12 and 14).
+
+    judge:
+      inbox: [~/Maildir/spies, "imaps://spies@mail.example.org/INBOX"]
+      imap_password_file: ~/.config/pbem/imap-password   # else $PBEM_IMAP_PASSWORD
+      imap_ca_file: ~/.config/pbem/home-server.pem       # a server whose certificate no public CA signed
+      early: true               # adjudicate as soon as every due player has an accepted file
+      grace: 2 hours            # after the deadline, wait this long before counting NMRs
+      remind: [48 hours, 6 hours]
+      mail_passwords: false     # the welcome mail carries each player's password only when true
+
+Every key is checked when a tick starts: a typo is refused in words, never ignored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..campaign.folder import Campaign, CampaignError
+from ..campaign.schedule import ScheduleError, duration
+from ..mail.fetch import FetchError, Source, parse_source
+
+_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
+"""Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
+
+
+class JudgeSettingsError(CampaignError):
+    """campaign.yaml's judge: section cannot be read; the message says which key and why."""
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    inbox: tuple[Source, ...] = ()
+    imap_password_file: str | None = None
+    imap_ca_file: str | None = None
+    early: bool = True
+    grace: dt.timedelta = dt.timedelta(0)
+    remind: tuple[tuple[str, dt.timedelta], ...] = (("24 hours", dt.timedelta(hours=24)),)
+    """Each offset before the deadline as written (it names the reminder) and as a span."""
+    mail_passwords: bool = False
+
+
+def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
+    value = section.get(key, default)
+    if not isinstance(value, bool):
+        raise JudgeSettingsError(f"judge.{key}: '{value}' is not true or false")
+    return value
+
+
+def _span(value: Any, where: str) -> dt.timedelta:
+    try:
+        return duration(value, where)
+    except ScheduleError as exc:
+        raise JudgeSettingsError(str(exc)) from None
+
+
+def _path(section: dict[str, Any], key: str, root: Path) -> str | None:
+    value = section.get(key)
+    if value is None:
+        return None
+    path = Path(str(value)).expanduser()
+    return str(path if path.is_absolute() else root / path)
+
+
+def read_settings(campaign: Campaign) -> JudgeSettings:
+    section = campaign.config.get("judge") or {}
+    where = f"{campaign.root / 'campaign.yaml'}: "
+    try:
+        if not isinstance(section, dict):
+            raise JudgeSettingsError("judge: must be a mapping of settings (inbox:, early:, remind:, ...)")
+        for key in section:
+            if key not in _KEYS:
+                close = difflib.get_close_matches(str(key), _KEYS, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise JudgeSettingsError(f"judge: unknown key '{key}'{hint}; the keys are {', '.join(_KEYS)}")
+        inbox = section.get("inbox") or []
+        if isinstance(inbox, str):
+            inbox = [inbox]
+        if not isinstance(inbox, list):
+            raise JudgeSettingsError("judge.inbox: must be a list of Maildir or mbox paths and imaps:// addresses")
+        try:
+            sources = tuple(parse_source(str(entry), campaign.root) for entry in inbox)
+        except FetchError as exc:
+            raise JudgeSettingsError(str(exc)) from None
+        remind = section.get("remind", ["24 hours"])
+        if remind is None:
+            remind = []
+        if not isinstance(remind, list):
+            remind = [remind]
+        offsets = tuple(sorted({(str(v).strip(), _span(v, "judge.remind")) for v in remind}, key=lambda o: -o[1]))
+        grace = _span(section["grace"], "judge.grace") if section.get("grace") not in (None, 0, "0", "none") else dt.timedelta(0)
+        return JudgeSettings(
+            sources,
+            _path(section, "imap_password_file", campaign.root),
+            _path(section, "imap_ca_file", campaign.root),
+            _flag(section, "early", True),
+            grace,
+            offsets,
+            _flag(section, "mail_passwords", False),
+        )
+    except JudgeSettingsError as exc:
+        raise JudgeSettingsError(where + str(exc)) from None

@@ -1,0 +1,74 @@
+"""What the judge's tests share: a campaign with a schedule and an mbox, messages, snapshots."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from adjudicator.campaign.create import create
+
+PLAYERS = [
+    {"id": "tony", "name": "Tony", "email": "tony@example.org"},
+    {"id": "david", "name": "David", "email": "david@example.org"},
+    {"id": "maria", "name": "María", "email": "maria@example.org"},
+]
+WEEKLY = {"timezone": "Europe/Berlin", "start": "2026-12-08 20:00", "every": "7 days"}
+
+
+def campaign(tmp_path: Path, name: str = "spies", schedule: dict[str, Any] | None = WEEKLY, judge: dict[str, Any] | None = None,
+             passwords: bool = False) -> Path:
+    root = tmp_path / name
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed=f"judge-{name}", gm_email="Game Master <gm@example.org>", name=name, passwords=passwords)
+    mbox = tmp_path / f"{name}.mbox"
+    mbox.touch()
+    settings = root / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text(encoding="utf-8"))
+    if schedule:
+        config["schedule"] = dict(schedule)
+    config["judge"] = {"inbox": [str(mbox)], **(judge or {})}
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return root
+
+
+def edit(root: Path, change: Any) -> None:
+    settings = root / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text(encoding="utf-8"))
+    change(config)
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+
+
+def orders(player: str, turn: int, when: str, body: str | None = None, password: str | None = None, sender: str | None = None) -> bytes:
+    """A player's order mail, as their client would send it."""
+    message = EmailMessage()
+    message["From"] = sender or f"{player} <{player}@example.org>"
+    message["To"] = "gm@example.org"
+    message["Subject"] = f"orders turn {turn}"
+    message["Date"] = when
+    message["Message-ID"] = f"<{player}.{turn}.{abs(hash((player, turn, when, body))) % 10**12}@example.org>"
+    secret = f'password: "{password}"\n' if password else ""
+    message.set_content(body or f"player: {player}\nturn: {turn}\n{secret}orders: []\n")
+    return bytes(message)
+
+
+def append_mbox(mbox: Path, raw: bytes, sender: str = "someone@example.org") -> None:
+    lines = raw.replace(b"\r\n", b"\n").split(b"\n")
+    quoted = b"\n".join(b">" + line if line.startswith(b"From ") else line for line in lines)
+    with open(mbox, "ab") as handle:
+        handle.write(b"From " + sender.encode() + b" Mon Dec  1 10:00:00 2026\n" + quoted.rstrip(b"\n") + b"\n\n")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every visible file of a campaign (run-time dot files are not its state)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    }
+
+
+def outbox(root: Path) -> list[str]:
+    box = root / "mail" / "outbox"
+    return sorted(str(p.relative_to(box)) for p in box.rglob("*.eml")) if box.is_dir() else []
