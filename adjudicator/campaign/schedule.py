@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .folder import CampaignError
+from .folder import DEADLINE_FILE, CampaignError
 
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
@@ -44,10 +44,6 @@ _LOCAL = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2}))?\s*\Z"
 _TURN = re.compile(r"\s*\d+\s*\Z")
 _KEYS = ("timezone", "start", "every", "from", "deadlines")
 _FROM = ("deadline", "adjudication")
-
-
-DEADLINE_FILE = "deadline.json"
-"""In an adjudicated turn's folder: the next turn's deadline as it was when the turn was adjudicated."""
 
 
 class ScheduleError(CampaignError):

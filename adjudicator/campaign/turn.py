@@ -81,11 +81,6 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
     )
 
 
-DEADLINE_FILE = schedule.DEADLINE_FILE
-"""The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
-the turn, recorded so that a later change of the schedule (an extension) never changes what
-an old report said."""
-
 SEATS_FILE = "seats.yaml"
 """Written by `pbem replace` into the pending turn: seat id -> {name: new display name}."""
 

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         except compose.MailError as exc:
             raise Failure(str(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
-            raise Failure(f"mail delivery to {host}:{port} stopped: {exc.strerror or exc if isinstance(exc, OSError) else exc}; "
+            raise Failure(f"mail delivery to {smtp.host}:{smtp.port} stopped: {exc.strerror or exc if isinstance(exc, OSError) else exc}; "
                           "what was delivered is recorded, run the command again to resume") from None
         doubtful = deliver.in_doubt(root)
         if refusals:
