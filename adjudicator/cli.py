@@ -27,6 +27,7 @@ from .commands import (
     report,
     reveal,
     show,
+    standin,
     status,
 )
 from .commands.console import Failure, err, os_problem
@@ -39,6 +40,7 @@ COMMANDS: dict[str, ModuleType] = {
     "ingest": ingest,
     "mail": mail,
     "replace": replace,
+    "standin": standin,
     "show": show,
     "report": report,
     "audit": audit,

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..common import atomic, parallel, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
+from . import standins
 from .folder import Campaign, CampaignError
 from .turn import TurnOutput, turn
 
@@ -110,12 +111,15 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     pending = last + 1
     order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
     names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
-    missing = [p for p in game.due(state) if p not in names]
+    covered = standins.due(campaign, last, state)  # seats a stand-in plays are never waited for
+    missing = [p for p in game.due(state) if p not in names and p not in covered]
     if missing and not nmr:
         raise Refused(
             f"{campaign.root}: turn {pending} is still waiting for orders from {', '.join(missing)}; "
             "adjudicate with --nmr once the deadline has passed"
         )
+    if standins.file_orders(campaign, last, state, [d for p, d in covered.items() if p not in names]):
+        order_bytes, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")

@@ -12,7 +12,7 @@ import hashlib
 import heapq
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from ..common.rng import Rng, commitment
 from ..games.base import Event, Game, Seat, State, visible
 from ..publish.bbcode import to_bbcode
 from ..publish.render import Renderer
-from . import schedule
+from . import schedule, standins
 from .folder import Campaign, damaged, dump_json
 from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
 
@@ -36,6 +36,8 @@ class TurnOutput:
     events: list[Event]
     stray: list[str]
     """Files of the orders folder that were not read, as the GM is told of them."""
+    standins: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Seats whose orders this turn the stand-in wrote: seat -> why (campaign/standins.py)."""
 
 
 def sha256(data: bytes) -> str:
@@ -226,6 +228,7 @@ def render_reports(
     deadline: bytes | None = None,
     seats: dict[str, list[dict[str, Any]]] | None = None,
     jobs: int = 1,
+    standins_played: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, bytes]:
     over = game.is_over(state)
     upcoming = json.loads(deadline) if deadline else None
@@ -244,6 +247,8 @@ def render_reports(
         "seats": seats or {p: [{"name": state.get("names", {}).get(p, p), "from": 1, "to": None}] for p in state["players"]},
         "nmr": sorted(p for p, s in submissions.items() if s.nmr),
         "due_this_turn": game.due(previous_state) if previous_state is not None else [],
+        # Only templates of games whose rules make an NMR public name these (docs/standins.md).
+        "standins": standins_played or {},
     }
     index = EventIndex(events)
 
@@ -346,6 +351,9 @@ def turn(
 
     submissions.update(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
     new_state, events, used = resolve(game, state, submissions, rng)
+    standins_bytes = _file_if_any(campaign.turn_dir(turn_number) / standins.RECORD_FILE)
+    record = standins.read_record(campaign.turn_dir(turn_number) / standins.RECORD_FILE, standins_bytes) if standins_bytes else {}
+    played = standins.played(record, {p: data for p, (_, data) in by_player.items()})
     results = {
         "turn": turn_number,
         "phase": game.phase(state),
@@ -353,20 +361,28 @@ def turn(
         "orders_resolved": used,
         "events": events,
         "stray_files": stray,
+        **({"standins": played} if played else {}),
     }
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
     deadline = next_deadline(campaign, turn_number, game.is_over(new_state))
     history = seat_history(campaign, setup, turn_number)
-    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs))
+    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs, played))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
     if deadline is not None:
         inputs[DEADLINE_FILE] = deadline
     if seats_bytes is not None:
         inputs[SEATS_FILE] = seats_bytes
-    recorded = {name: data for name, data in inputs.items() if not name.startswith("orders/") and name != SEATS_FILE}
+    if standins_bytes is not None:
+        inputs[standins.RECORD_FILE] = standins_bytes
+    waiting = (SEATS_FILE, standins.RECORD_FILE)  # written into the turn folder before it is adjudicated
+    recorded = {name: data for name, data in inputs.items() if not name.startswith("orders/") and name not in waiting}
     files = {**recorded, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
     ignored = [f"{name} ({idle[name]} has nothing to order this turn)" if name in idle else name for name in stray]
-    return TurnOutput(turn_number, files, new_state, submissions, events, ignored)
+    return TurnOutput(turn_number, files, new_state, submissions, events, ignored, played)
+
+
+def _file_if_any(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
 
 
 def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dict[str, Any], seed: str, passwords: bool) -> dict[str, Any]:

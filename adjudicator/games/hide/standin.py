@@ -70,7 +70,7 @@ def _mission(view: View, player: str) -> list[Any]:
             item["gun"] = next(b for b in BUILDINGS if b != identity["icon"]) if chosen["colour"] == identity["colour"] else identity["icon"]
         if shares_feature(placed_die(chosen, item.get("gun"), identity), identity):
             if guesses:
-                item["guess"] = guesses
+                item["guess"] = [dict(g) for g in guesses]  # a list of its own: YAML would write a shared one as an alias
             on_top.append(item)
         else:
             in_front.append(item)
