@@ -164,3 +164,16 @@ def test_where_an_nmr_is_private_a_standins_turn_looks_like_the_players_own(game
         for report in sorted((root / f"turn-{number:03d}" / "reports").iterdir()):
             assert report.read_bytes() == (own / f"turn-{number:03d}" / "reports" / report.name).read_bytes(), f"turn {number}: {report.name}"
     assert audit(root).divergence is None
+
+
+def test_pbem_demo_standins_plays_every_seat_with_the_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.common.rng import Rng
+
+    root = tmp_path / "demo"
+    code, out = pbem(capsys, "demo", "hidekids", root, "--standins", "--no-passwords", "--seed", "s")
+    assert code == 0 and "audit: clean" in out, out
+    campaign = Campaign.open(root)
+    game, opening = campaign.game, campaign.state(0)
+    for player in game.due(opening):
+        sent = yaml.safe_load((root / "turn-001" / "orders" / f"{player}.yaml").read_text())["orders"]
+        assert sent == game.standin_orders(game.view(opening, player), player, Rng(campaign.seed() or "", 1).stream(f"standin/{player}"))

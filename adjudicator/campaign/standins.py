@@ -85,6 +85,7 @@ def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
     if limit is None and not word:
         return found  # the usual campaign: nothing to look up, whatever its size
     holders = {p["id"]: p for p in campaign.players}
+    results: dict[int, dict[str, Any]] = {}  # each turn's results.json read once, however many seats look at it
     for seat in campaign.game.due(state):
         gm = word.get(seat)
         if gm and gm["on"]:
@@ -92,21 +93,22 @@ def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
         elif limit is not None:
             # NMRs count from the holder's first turn (pbem replace) and from the GM's last `off`.
             since = max(int(holders[seat].get("since", 1)), int(gm.get("from", 1)) if gm else 1)
-            streak = _abandoned(campaign, seat, last, since, limit)
+            streak = _abandoned(campaign, results, seat, last, since, limit)
             if streak is not None:
                 found[seat] = Due(seat, ABANDONED, streak)
     return found
 
 
-def _abandoned(campaign: Campaign, seat: str, last: int, since: int, limit: int) -> int | None:
+def _abandoned(campaign: Campaign, results: dict[int, dict[str, Any]], seat: str, last: int, since: int, limit: int) -> int | None:
     """The NMR streak that abandoned the seat, walking back from `last` to `since`; None if it is not."""
     count = 0
     for number in range(last, since - 1, -1):
-        results = json.loads((campaign.turn_dir(number) / "results.json").read_bytes())
-        submission = results["submissions"].get(seat)
+        if number not in results:
+            results[number] = json.loads((campaign.turn_dir(number) / "results.json").read_bytes())
+        submission = results[number]["submissions"].get(seat)
         if submission is None:
             continue  # not due that turn
-        played = results.get("standins", {}).get(seat)
+        played = results[number].get("standins", {}).get(seat)
         if played is not None:
             return int(played["after"]) if played["reason"] == ABANDONED else None
         if submission["status"] == "accepted":
