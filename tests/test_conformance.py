@@ -65,15 +65,18 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.parametrize("players", ["random", "standins"])
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, tmp_path: Path) -> None:
+def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, players: str, tmp_path: Path) -> None:
+    """The demo, played by random legal players or by the stand-ins (`--standins`)."""
     trees = []
     for hashseed, folder in (("1", "first"), ("4242", "second/deeper")):
         root = tmp_path / folder / "camp"
         root.parent.mkdir(parents=True)
         env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(REPO)}
         subprocess.run(
-            [sys.executable, "-m", "adjudicator", "demo", game_id, str(root), "--seed", "same", "--no-passwords"],
+            [sys.executable, "-m", "adjudicator", "demo", game_id, str(root), "--seed", "same", "--no-passwords",
+             *(["--standins"] if players == "standins" else [])],
             check=True, env=env, capture_output=True, cwd=tmp_path, timeout=600,
         )
         trees.append(_tree(root))
