@@ -69,6 +69,8 @@ def test_a_seat_silent_abandon_after_turns_in_a_row_is_played_by_the_standin(tmp
     public = (root / "turn-003" / "reports" / "public.md").read_text()
     # Sid's Secrets makes an NMR public (SECRETS-20), so the public is told who stands in, and why.
     assert "Played by the stand-in this turn: Cat (the seat was abandoned after 2 turns without valid orders)." in public
+    assert "The stand-in wrote your orders for turn 3: your seat counted as abandoned after 2 turns without valid orders." in (
+        root / "turn-003" / "reports" / "cat.txt").read_text()
     manifest = json.loads((root / "turn-003" / "manifest.json").read_text())
     assert RECORD_FILE in manifest["inputs"]
     assert audit(root).divergence is None
@@ -162,7 +164,12 @@ def test_where_an_nmr_is_private_a_standins_turn_looks_like_the_players_own(game
         adjudicate(own)
         assert json.loads((root / f"turn-{number:03d}" / "results.json").read_text())["standins"] == {seat: {"reason": "gm"}}
         for report in sorted((root / f"turn-{number:03d}" / "reports").iterdir()):
-            assert report.read_bytes() == (own / f"turn-{number:03d}" / "reports" / report.name).read_bytes(), f"turn {number}: {report.name}"
+            if report.stem != seat:
+                assert report.read_bytes() == (own / f"turn-{number:03d}" / "reports" / report.name).read_bytes(), f"turn {number}: {report.name}"
+        # The seat's own report alone says who wrote its orders.
+        assert f"The stand-in wrote your orders for turn {number}: the GM handed your seat to it." in (
+            root / f"turn-{number:03d}" / "reports" / f"{seat}.txt").read_text()
+        assert "stand-in" not in (own / f"turn-{number:03d}" / "reports" / f"{seat}.txt").read_text()
     assert audit(root).divergence is None
 
 
