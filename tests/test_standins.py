@@ -184,3 +184,14 @@ def test_pbem_demo_standins_plays_every_seat_with_the_stand_in(tmp_path: Path, c
     for player in game.due(opening):
         sent = yaml.safe_load((root / "turn-001" / "orders" / f"{player}.yaml").read_text())["orders"]
         assert sent == game.standin_orders(game.view(opening, player), player, Rng(campaign.seed() or "", 1).stream(f"standin/{player}"))
+
+
+def test_a_damaged_standins_record_is_named_and_nothing_is_written(tmp_path: Path) -> None:
+    root = tmp_path / "camp"
+    passwords = _new(root)
+    main(["standin", str(root), "cat", "on"])
+    _orders_except(root, passwords, "cat")
+    (root / "turn-001" / RECORD_FILE).write_text("cat: [not, a, record]\n")
+    with pytest.raises(CampaignError, match=r"turn-001/standins.yaml is damaged \(not a list of seats"):
+        adjudicate(root)
+    assert not (root / "turn-001" / "manifest.json").exists() and not (root / "turn-001" / "orders" / "cat.yaml").exists()

@@ -129,7 +129,7 @@ def file_orders(campaign: Campaign, last: int, state: State, seats: list[Due]) -
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); no stand-in can play")
     passwords = _passwords(campaign, [d.seat for d in seats])
     folder = campaign.turn_dir(pending)
-    record = read_record(folder / RECORD_FILE)
+    _, record = read_record(folder)
     rng = Rng(seed, pending)
     for d in seats:
         written = game.standin_orders(game.view(state, d.seat), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
@@ -159,19 +159,20 @@ def _passwords(campaign: Campaign, seats: list[str]) -> dict[str, str]:
     return {s: str(known[s]) for s in seats}
 
 
-def read_record(path: Path, data: bytes | None = None) -> dict[str, dict[str, Any]]:
-    """A turn's standins.yaml: seat -> {reason, after, sha256}; empty when there is none."""
-    if data is None:
-        if not path.is_file():
-            return {}
-        data = path.read_bytes()
+def read_record(folder: Path) -> tuple[bytes | None, dict[str, dict[str, Any]]]:
+    """A turn folder's standins.yaml, as bytes (an input of the turn) and as seat -> {reason, after,
+    sha256}; (None, {}) when the stand-in wrote nothing for that turn."""
+    path = folder / RECORD_FILE
+    if not path.is_file():
+        return None, {}
+    data = path.read_bytes()
     try:
         record = yamlsafe.load(data) or {}
     except yamlsafe.YamlError as exc:
         raise damaged(path, f"not valid YAML: {exc}") from None
     if not isinstance(record, dict) or not all(isinstance(v, dict) and "sha256" in v and "reason" in v for v in record.values()):
         raise damaged(path, "not a list of seats, each with why the stand-in played it and the SHA-256 of its file")
-    return record
+    return data, record
 
 
 def played(record: dict[str, dict[str, Any]], order_files: dict[str, bytes]) -> dict[str, dict[str, Any]]:

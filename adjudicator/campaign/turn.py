@@ -351,8 +351,7 @@ def turn(
 
     submissions.update(zip(due, parallel.ordered_map(submission, due, _processes(jobs, len(due)))))
     new_state, events, used = resolve(game, state, submissions, rng)
-    standins_bytes = _file_if_any(campaign.turn_dir(turn_number) / standins.RECORD_FILE)
-    record = standins.read_record(campaign.turn_dir(turn_number) / standins.RECORD_FILE, standins_bytes) if standins_bytes else {}
+    standins_bytes, record = standins.read_record(campaign.turn_dir(turn_number))
     played = standins.played(record, {p: data for p, (_, data) in by_player.items()})
     results = {
         "turn": turn_number,
@@ -379,11 +378,6 @@ def turn(
     files = {**recorded, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
     ignored = [f"{name} ({idle[name]} has nothing to order this turn)" if name in idle else name for name in stray]
     return TurnOutput(turn_number, files, new_state, submissions, events, ignored, played)
-
-
-def _file_if_any(path: Path) -> bytes | None:
-    return path.read_bytes() if path.is_file() else None
-
 
 def new_setup(name: str, game: Game, players: list[dict[str, Any]], options: dict[str, Any], seed: str, passwords: bool) -> dict[str, Any]:
     """The record of what pbem new fixed; it is turn 0's input and never changes."""
