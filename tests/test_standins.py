@@ -195,3 +195,22 @@ def test_a_damaged_standins_record_is_named_and_nothing_is_written(tmp_path: Pat
     with pytest.raises(CampaignError, match=r"turn-001/standins.yaml is damaged \(not a list of seats"):
         adjudicate(root)
     assert not (root / "turn-001" / "manifest.json").exists() and not (root / "turn-001" / "orders" / "cat.yaml").exists()
+
+
+def test_a_replacement_player_starts_with_no_nmrs_and_a_finished_game_needs_no_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.judge.replace import replace
+
+    root = tmp_path / "camp"
+    passwords = _new(root, abandon_after=1)
+    _orders_except(root, passwords, "cat")
+    adjudicate(root, nmr=True)  # cat's one NMR abandons the seat at abandon_after: 1
+    replace(root, "cat", "Carla")
+    passwords = {str(k): str(v) for k, v in read_yaml(root / "gm" / "passwords.yaml").items()}
+    _orders_except(root, passwords, "cat")
+    with pytest.raises(Refused, match="waiting for orders from cat"):
+        adjudicate(root)  # Carla has missed nothing yet: the seat is hers to play
+    while not Campaign.open(root).over:
+        _orders_except(root, passwords, None)
+        adjudicate(root)
+    code, out = pbem(capsys, "standin", root, "cat", "on")
+    assert code == 1 and "the game is over" in out
