@@ -29,6 +29,7 @@ from .commands import (
     reveal,
     run,
     show,
+    standin,
     status,
 )
 from .commands.console import Failure, err, os_problem
@@ -43,6 +44,7 @@ COMMANDS: dict[str, ModuleType] = {
     "run": run,
     "deadline": deadline,
     "replace": replace,
+    "standin": standin,
     "show": show,
     "report": report,
     "audit": audit,

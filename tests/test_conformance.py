@@ -21,6 +21,7 @@ import pytest
 from adjudicator.campaign.audit import audit
 from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.demo import play
+from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
 from worlds import disguised_worlds
 
@@ -64,15 +65,18 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.parametrize("players", ["random", "standins"])
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, tmp_path: Path) -> None:
+def test_outputs_are_byte_identical_across_hash_seeds_and_folders(game_id: str, players: str, tmp_path: Path) -> None:
+    """The demo, played by random legal players or by the stand-ins (`--standins`)."""
     trees = []
     for hashseed, folder in (("1", "first"), ("4242", "second/deeper")):
         root = tmp_path / folder / "camp"
         root.parent.mkdir(parents=True)
         env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(REPO)}
         subprocess.run(
-            [sys.executable, "-m", "adjudicator", "demo", game_id, str(root), "--seed", "same", "--no-passwords"],
+            [sys.executable, "-m", "adjudicator", "demo", game_id, str(root), "--seed", "same", "--no-passwords",
+             *(["--standins"] if players == "standins" else [])],
             check=True, env=env, capture_output=True, cwd=tmp_path, timeout=600,
         )
         trees.append(_tree(root))
@@ -155,3 +159,50 @@ def test_every_game_plays_to_the_end_with_player_ids_named_like_dict_methods(gam
             assert all(s["status"] == "accepted" for s in results["submissions"].values()), (ids, turn)
         opening = (root / "turn-000" / "reports" / "public.md").read_text()
         assert all(player.capitalize() in opening for player in ids), opening
+
+
+# -- the stand-ins (design 14, docs/standins.md) -------------------------------------------
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def played_by_standins(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
+    root = tmp_path_factory.mktemp(f"standins-{request.param}") / "campaign"
+    return play(root, request.param, seed=f"standins-{request.param}", players=None, passwords=False, standins=True)
+
+
+def test_stand_ins_play_a_whole_game_with_orders_that_stand(played_by_standins: Campaign) -> None:
+    """Every seat played by the game's stand-in (`pbem demo --standins`): the game ends, the
+    invariants hold, and no stand-in file is rejected and no stand-in order is void."""
+    game = played_by_standins.game
+    assert game.is_over(played_by_standins.state()) and game.winners(played_by_standins.state())
+    for number in _turns(played_by_standins):
+        assert not game.invariants(played_by_standins.state(number)), f"turn {number}"
+        results = json.loads((played_by_standins.turn_dir(number) / "results.json").read_text())
+        for player, submission in results["submissions"].items():
+            assert submission["status"] == "accepted", f"turn {number}: {player}'s stand-in file: {submission['problems']}"
+            void = [o for o in submission.get("orders", []) if o.get("void")]
+            assert not void, f"turn {number}: {player}'s stand-in orders were void: {void}"
+    assert audit(played_by_standins.root).divergence is None
+
+
+def test_a_stand_in_reads_only_its_seats_view(finished: Campaign) -> None:
+    """Change one player's hidden information: every other seat's stand-in writes the very same orders."""
+    game = finished.game
+    checked = 0
+    for world in disguised_worlds(finished):
+        if world.before == world.base_before:
+            continue  # only the holder's orders differ: no stand-in reads this turn's orders
+        for seat in game.due(world.base_before):
+            if seat == world.holder:
+                continue
+            stream = lambda: Rng(finished.seed() or "", world.number).stream(f"standin/{seat}")  # noqa: E731
+            disguised = game.standin_orders(game.view(world.before, seat), seat, stream())
+            assert disguised == game.standin_orders(game.view(world.base_before, seat), seat, stream()), (
+                f"turn {world.number}: {seat}'s stand-in changed its orders when {world.holder}'s secrets changed"
+            )
+            checked += 1
+    if game.id not in ORDERS_ONLY_DISGUISES:
+        assert checked > 0, "the game offered no disguised state to check the stand-ins against"
+
+
+ORDERS_ONLY_DISGUISES = {"hidekids": "a kid's hiding place lives in the turn's orders, never in the state a stand-in reads"}

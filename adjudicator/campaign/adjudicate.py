@@ -13,6 +13,7 @@ from pathlib import Path
 from ..common import atomic, parallel, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
+from . import standins
 from .folder import Campaign, CampaignError
 from .turn import SEATS_FILE, TurnOutput, check_pending, turn
 
@@ -105,7 +106,7 @@ class PendingTurn:
 
     def not_of_a_turn(self) -> list[str]:
         """Entries no turn folder holds: the adjudication would carry them into the committed turn."""
-        return sorted(self.entries - {"orders", SEATS_FILE})
+        return sorted(self.entries - {"orders", SEATS_FILE, standins.RECORD_FILE})
 
     def changes(self, later: PendingTurn) -> list[str]:
         """The paths (relative to the turn folder) that differ in `later`: arrived, changed or gone."""
@@ -152,13 +153,19 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
         )
     order_bytes = read.orders
     checked = check_pending(campaign, state, pending, order_bytes, jobs)
-    missing = [p for p, sub in checked.items() if sub.nmr]
+    names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
+    covered = standins.due(campaign, last, state)  # seats a stand-in plays are never waited for
+    missing = [p for p, sub in checked.items() if sub.nmr and p not in covered]
     if missing and not nmr:  # a rejected file is not sent, as it is not filed when it comes by mail
         raise Refused(
             f"{campaign.root}: turn {pending} is still waiting for orders from "
             + ", ".join(p + (" (file rejected: see pbem status)" if checked[p].status == "rejected" else "") for p in missing)
             + "; adjudicate with --nmr once the deadline has passed"
         )
+    if standins.file_orders(campaign, last, state, [d for p, d in covered.items() if p not in names]):
+        read = PendingTurn.read(folder)  # the turn commits what it reads, the stand-ins' files included
+        order_bytes = read.orders
+        checked = check_pending(campaign, state, pending, order_bytes, jobs)
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")

@@ -16,18 +16,21 @@ from .reveal import reveal
 DEMO_NAMES = ["alice", "bruno", "chiara", "dmitri", "esther", "farid", "greta", "hiro"]
 
 
-def write_demo_orders(campaign: Campaign, passwords: dict[str, str], purpose: str = "demo") -> None:
-    """Each due player writes an order file for the pending turn, as a player would.
+def write_demo_orders(campaign: Campaign, passwords: dict[str, str], purpose: str = "demo", standins: bool = False) -> None:
+    """Each due player writes an order file for the pending turn, as a player would: random legal
+    orders, or with `standins` the game's stand-in's (purpose `standin`, docs/standins.md).
 
-    The random choices come from the campaign's stream under `purpose/<player>`."""
+    The choices come from the campaign's stream under `purpose/<player>`."""
     game = campaign.game
+    write = game.standin_orders if standins else game.demo_orders
+    purpose = "standin" if standins else purpose
     last = campaign.last_turn
     state = campaign.state(last)
     rng = Rng(campaign.seed() or "", last + 1)
     folder = campaign.turn_dir(last + 1) / "orders"
     folder.mkdir(parents=True, exist_ok=True)
     for player in game.due(state):
-        orders = game.demo_orders(game.view(state, player), player, rng.stream(f"{purpose}/{player}"))
+        orders = write(game.view(state, player), player, rng.stream(f"{purpose}/{player}"))
         document: dict[str, Any] = {"player": player, "turn": last + 1}
         if player in passwords:
             document["password"] = passwords[player]
@@ -40,9 +43,10 @@ DEMO_TURN_LIMIT = 500
 
 
 def play(
-    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: list[str] = DEMO_NAMES
+    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: list[str] = DEMO_NAMES, standins: bool = False
 ) -> Campaign:
-    """Play a whole campaign; `ids` are the seats' ids (the first `players` of them)."""
+    """Play a whole campaign; `ids` are the seats' ids (the first `players` of them); with
+    `standins`, every seat is played by the game's stand-in instead of a random legal player."""
     game = games.get(game_id)
     count = players or min(max(game.min_players, 4), game.max_players)
     campaign = create(
@@ -58,7 +62,7 @@ def play(
     while not campaign.over:
         if campaign.last_turn >= DEMO_TURN_LIMIT:  # a game whose end never comes must fail, not fill the disk
             raise CampaignError(f"the {game_id} demo has not ended after {DEMO_TURN_LIMIT} turns: the game's is_over never became true")
-        write_demo_orders(campaign, known)
+        write_demo_orders(campaign, known, standins=standins)
         adjudicate(root)
     reveal(root)
     return campaign

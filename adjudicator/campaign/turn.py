@@ -13,7 +13,7 @@ import hashlib
 import heapq
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from ..common.rng import Rng, commitment
 from ..games.base import Event, Game, Seat, State, visible
 from ..publish.bbcode import to_bbcode
 from ..publish.render import Renderer
-from . import schedule
+from . import schedule, standins
 from .folder import DEADLINE_FILE, Campaign, damaged, dump_json
 from .pipeline import Problem, Roster, Submission, check_document, missing, resolve
 
@@ -37,6 +37,8 @@ class TurnOutput:
     events: list[Event]
     stray: list[str]
     """Files of the orders folder that were not read, as the GM is told of them."""
+    standins: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Seats whose orders this turn the stand-in wrote: seat -> why (campaign/standins.py)."""
 
 
 def sha256(data: bytes) -> str:
@@ -227,6 +229,7 @@ def render_reports(
     deadline: bytes | None = None,
     seats: dict[str, list[dict[str, Any]]] | None = None,
     jobs: int = 1,
+    standins_played: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, bytes]:
     over = game.is_over(state)
     upcoming = json.loads(deadline) if deadline else None
@@ -245,6 +248,8 @@ def render_reports(
         "seats": seats or {p: [{"name": state.get("names", {}).get(p, p), "from": 1, "to": None}] for p in state["players"]},
         "nmr": sorted(p for p, s in submissions.items() if s.nmr),
         "due_this_turn": game.due(previous_state) if previous_state is not None else [],
+        # Only templates of games whose rules make an NMR public name these (docs/standins.md).
+        "standins": standins_played or {},
     }
     index = EventIndex(events)
 
@@ -338,6 +343,8 @@ def turn(
     submissions = checked if checked is not None else check_files(campaign, state, turn_number, order_bytes, by_player, roster, jobs)
     stray = sorted(ignored)
     new_state, events, used = resolve(game, state, submissions, rng)
+    standins_bytes, record = standins.read_record(campaign.turn_dir(turn_number))
+    played = standins.played(record, {p: order_bytes[name] for p, name in by_player.items()})
     results = {
         "turn": turn_number,
         "phase": game.phase(state),
@@ -345,20 +352,23 @@ def turn(
         "orders_resolved": used,
         "events": events,
         "stray_files": stray,
+        **({"standins": played} if played else {}),
     }
     outputs = {"results.json": dump_json(results), "state.json": dump_json(new_state)}
     deadline = next_deadline(campaign, turn_number, game.is_over(new_state), now)
     history = seat_history(campaign, setup, turn_number)
-    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs))
+    outputs.update(render_reports(game, renderer, setup, new_state, turn_number, events, submissions, state, deadline, history, jobs, played))
     inputs = {f"orders/{name}": data for name, data in order_bytes.items()}
     if deadline is not None:
         inputs[DEADLINE_FILE] = deadline
     if seats_bytes is not None:
         inputs[SEATS_FILE] = seats_bytes
+    if standins_bytes is not None:
+        inputs[standins.RECORD_FILE] = standins_bytes
     # The turn folder holds the very bytes it read, orders and seats included: a file changed
     # on disk meanwhile is not what this turn committed (campaign/adjudicate.py checks for it).
     files = {**inputs, **outputs, "manifest.json": _manifest(turn_number, previous_manifest, inputs, outputs)}
-    return TurnOutput(turn_number, files, new_state, submissions, events, [f"{name} ({ignored[name]})" for name in stray])
+    return TurnOutput(turn_number, files, new_state, submissions, events, [f"{name} ({ignored[name]})" for name in stray], played)
 
 
 def sort_order_files(names: Iterable[str], roster: Roster) -> tuple[dict[str, str], dict[str, str]]:

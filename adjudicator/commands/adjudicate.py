@@ -80,9 +80,13 @@ def _report_outcome(out: Any, outcome: Any) -> None:
     A campaign's lines go to rich as one text: rich's cost is per call, not per line."""
     from rich.markup import escape
 
+    from ..campaign.standins import newly_abandoned
+
     campaign, output = outcome.campaign, outcome.output
     lines = [f"[bold]{escape(campaign.config['name'])}[/]: turn {output.turn} adjudicated ({escape(str(campaign.root / f'turn-{output.turn:03d}'))})"]
     for player, sub in output.submissions.items():
+        if player in output.standins:
+            lines.append(f"  {player}: [cyan]orders written by the stand-in ({_why(output.standins[player])})[/]")
         if sub.status == "missing":
             lines.append(f"  {player}: [red]no orders: NMR[/]")
         elif sub.status == "rejected":
@@ -94,7 +98,14 @@ def _report_outcome(out: Any, outcome: Any) -> None:
             lines.append(f"  {player}: {placed} order{'' if placed == 1 else 's'} placed" + (f", [yellow]{len(void)} void[/]" if void else ""))
             lines.extend(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}" for r in void)
     lines.extend(f"  [yellow]ignored in orders/:[/] {escape(name)}" for name in output.stray)
+    for seat in newly_abandoned(campaign, output.turn, output.state, output.standins):
+        lines.append(f"  [yellow]{seat.seat}: abandoned after {seat.after} turns without valid orders in a row: the stand-in plays "
+                     f"the seat from turn {output.turn + 1} (pbem standin {escape(str(campaign.root))} {seat.seat} off stops it)[/]")
     if campaign.game.is_over(output.state):
         names = output.state.get("names", {})
         lines.append(f"The game is over. Winners: {escape(', '.join(names.get(p, p) for p in campaign.game.winners(output.state)))}")
     out.print("\n".join(lines))
+
+
+def _why(played: dict[str, Any]) -> str:
+    return f"abandoned seat, {played['after']} NMRs in a row" if played["reason"] == "abandoned" else "pbem standin on"

@@ -19,16 +19,18 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", default="demo", help="the campaign's seed: another seed, another game (default: demo)")
     p.add_argument("--players", type=int, help="how many players (default: 4, or the game's limit)")
     p.add_argument("--no-passwords", action="store_true", help="play without passwords (byte-reproducible folder)")
+    p.add_argument("--standins", action="store_true", help="every seat played by the game's stand-in instead of random legal orders")
 
 
 def run(args: argparse.Namespace) -> int:
     return run_demo(
-        args.game, Path(args.dir) if args.dir else None, seed=args.seed, players=args.players, passwords=not args.no_passwords, console=console()
+        args.game, Path(args.dir) if args.dir else None, seed=args.seed, players=args.players, passwords=not args.no_passwords,
+        console=console(), standins=args.standins,
     )
 
 
 def run_demo(
-    game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any
+    game_id: str, root: Path | None, *, seed: str, players: int | None, passwords: bool, console: Any, standins: bool = False
 ) -> int:
     from rich.markup import escape
 
@@ -38,7 +40,7 @@ def run_demo(
 
     root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
     with console.status(escape(f"Playing a {game_id} campaign in {root} ...")):
-        campaign = play(root, game_id, seed, players, passwords)
+        campaign = play(root, game_id, seed, players, passwords, standins)
         result = audit(root)
     data = show_json(root, None)
     names = campaign.state()["names"]

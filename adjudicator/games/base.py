@@ -119,6 +119,11 @@ class Game(Protocol):
     def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
         """Random legal orders, written as a player would write them."""
 
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        """The orders a stand-in writes for an abandoned seat: the seat's own interest, played
+        from that seat's view alone (design 14), its chance from `stream`; written as a player
+        would write them. docs/standins.md."""
+
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
     ) -> list[tuple[State, dict[str, list[Order]]]]:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from ..common.rng import Rng, Stream
+from . import hidekids_standin
 from .base import Event, Option, Order, Reading, Seat, State, View, leaders, visible
 
 FURNITURE = ("cupboard", "stove", "door", "clock", "tub", "bed", "table")
@@ -258,6 +259,9 @@ class HideTheKids:
             return [place.capitalize()]
         return [{"hide": place}]
 
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return hidekids_standin.orders(view, player, stream, pebbles_at)
+
     # -- conformance hooks --------------------------------------------------------
 
     def disguises(
@@ -379,7 +383,7 @@ def _play_turn(state: State, places: dict[str, str | None], lifts: list[str], dr
         place = places[kid]
         if place is None or place in searched:
             continue
-        won = 1 + (TUB_BONUS if place == "tub" else 0)  # HIDEKIDS-9
+        won = pebbles_at(place)  # HIDEKIDS-9
         # HIDEKIDS-8: every kid escaping from the clock costs the wolf a token, while it has any.
         discarded = place == "clock" and new["kid_tokens"] > 0
         new["kid_tokens"] -= CLOCK_PENALTY if discarded else 0
@@ -411,6 +415,11 @@ def _keep_secrets(new: State, places: dict[str, str | None], unmade: list[str], 
 
 
 # -- helpers -------------------------------------------------------------------
+
+
+def pebbles_at(piece: str) -> int:
+    """What an escape from behind or under `piece` pays (the tub pays a bonus)."""
+    return 1 + (TUB_BONUS if piece == "tub" else 0)
 
 
 def _choose_wolf(players: list[str], wanted: str, rng: Rng) -> str:
@@ -493,7 +502,7 @@ def _record_problems(record: dict[str, Any], kids: list[str], wolf_won: bool) ->
     for escape in record["escaped"]:
         if escape["furniture"] in lifted:
             problems.append(f"{where}: {escape['kid']} escaped from the lifted {escape['furniture']}")
-        if escape["pebbles"] != 1 + (TUB_BONUS if escape["furniture"] == "tub" else 0):
+        if escape["pebbles"] != pebbles_at(escape["furniture"]):
             problems.append(f"{where}: {escape['kid']} won {escape['pebbles']} pebbles {WHERE[escape['furniture']]}")
         if escape["discarded"] and escape["furniture"] != "clock":
             problems.append(f"{where}: {escape['kid']} made the wolf discard from outside the clock")

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ..common.rng import Rng, Stream
+from . import secrets_standin
 from .base import Event, Option, Order, Reading, Seat, State, View, leaders
 
 RANKS = range(1, 8)
@@ -300,6 +301,8 @@ class Secrets:
                     items.append(f"SID {sid} guard secret {secret}" if roll == 5 else {"sid": sid, "guard": secret})
         return items
 
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return secrets_standin.orders(view, player, stream, value)
 
     # -- conformance hooks --------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import demo, views
+from . import demo, standin, views
 from . import orders as reading
 from .components import (
     BUILDINGS,
@@ -159,6 +159,9 @@ class Hide:
 
     def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
         return demo.orders(view, player, stream)
+
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return standin.orders(view, player, stream)
 
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import conformance, demo, scoring, views
+from . import conformance, demo, scoring, standin, views
 from .cards import BLACK, COLOURS
 from .deals import new_deal, resolve_bids
 from .reading import read_bids, read_tricks
@@ -120,6 +120,9 @@ class Identity:
 
     def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
         return demo.orders(view, player, stream)
+
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return standin.orders(view, player, stream)
 
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import conformance, demo, views
+from . import conformance, demo, standin, views
 from .cards import DECK, CardError, low_order, parse_card
 from .exchanges import exchange, greed_step
 from .ranking import lead_wins
@@ -121,6 +121,9 @@ class Jekyll:
 
     def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
         return demo.orders(view, stream)
+
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return standin.orders(view, player, stream)
 
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream

@@ -1,0 +1,209 @@
+"""Stand-ins for abandoned seats (design 14): which seats a stand-in plays, and its order files.
+
+A seat is played by the game's stand-in in the pending turn when it has no order file
+of its own and either
+
+- the GM said so: `pbem standin DIR SEAT on` records `standins: {SEAT: {on: true, from: N}}`
+  in campaign.yaml (N: the pending turn then), or
+- it is abandoned: `judge: abandon_after: K` is set and the seat's current holder sent
+  no valid orders K turns in a row (turns the seat was not due are skipped), or the
+  stand-in already played it as abandoned the turn before. A player who sends orders
+  again takes the seat back; `pbem standin DIR SEAT off` (`on: false, from: N`) stops
+  the stand-in and counts NMRs afresh from turn N; `pbem replace` counts them afresh
+  from the new player's first turn.
+
+The stand-in writes the seat's order file, `turn-NNN/orders/SEAT.yaml`, as a player
+would (with the seat's password from gm/passwords.yaml when the campaign uses them),
+and records it in `turn-NNN/standins.yaml` (seat -> why, and the SHA-256 of the file it
+wrote). That record is an input of the turn, hashed by its manifest, so `pbem audit`
+replays the turn like any other; a file the seat's player sends afterwards in place of
+the stand-in's no longer matches the record and counts as the player's own.
+
+Everything here is called by `pbem adjudicate` (campaign/adjudicate.py) and by the
+judge's `pbem run`, under the campaign's lock; `due` alone tells who is covered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..common import atomic, yamlsafe
+from ..common.rng import Rng
+from ..games.base import State
+from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
+
+RECORD_FILE = "standins.yaml"
+"""In a turn folder: the seats whose order files the stand-in wrote for that turn."""
+PURPOSE = "standin"
+"""The stand-in of seat S draws its chance from the turn's stream `standin/S` (docs/randomness.md)."""
+GM = "gm"
+ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class Due:
+    """A seat the stand-in plays in the pending turn, unless its player sends orders."""
+
+    seat: str
+    reason: str
+    """`gm` (pbem standin ... on) or `abandoned` (judge: abandon_after)."""
+    after: int | None = None
+    """For an abandoned seat: the NMRs in a row that made it so."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, **({"after": self.after} if self.after is not None else {})}
+
+
+def abandon_after(campaign: Campaign) -> int | None:
+    """`judge: abandon_after: N` in campaign.yaml, or None when seats are never abandoned."""
+    judge = campaign.config.get("judge") or {}
+    value = judge.get("abandon_after") if isinstance(judge, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: judge: abandon_after must be a whole number of turns, 1 or more, not {value!r}")
+    return value
+
+
+def settings(campaign: Campaign) -> dict[str, dict[str, Any]]:
+    """The GM's word per seat: {seat: {on: bool, from: turn}}."""
+    found = campaign.config.get("standins") or {}
+    if not isinstance(found, dict) or not all(isinstance(v, dict) and isinstance(v.get("on"), bool) for v in found.values()):
+        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: standins must map seats to {{on: true or false, from: turn}}")
+    return found
+
+
+def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
+    """The seats due in the turn after `last` that the stand-in plays if they send nothing."""
+    limit = abandon_after(campaign)
+    word = settings(campaign)
+    found: dict[str, Due] = {}
+    if limit is None and not word:
+        return found  # the usual campaign: nothing to look up, whatever its size
+    holders = {p["id"]: p for p in campaign.players}
+    results: dict[int, dict[str, Any]] = {}  # each turn's results.json read once, however many seats look at it
+    for seat in campaign.game.due(state):
+        gm = word.get(seat)
+        if gm and gm["on"]:
+            found[seat] = Due(seat, GM)
+        elif limit is not None:
+            # NMRs count from the holder's first turn (pbem replace) and from the GM's last `off`.
+            since = max(int(holders[seat].get("since", 1)), int(gm.get("from", 1)) if gm else 1)
+            streak = _abandoned(campaign, results, seat, last, since, limit)
+            if streak is not None:
+                found[seat] = Due(seat, ABANDONED, streak)
+    return found
+
+
+def _abandoned(campaign: Campaign, results: dict[int, dict[str, Any]], seat: str, last: int, since: int, limit: int) -> int | None:
+    """The NMR streak that abandoned the seat, walking back from `last` to `since`; None if it is not."""
+    count = 0
+    for number in range(last, since - 1, -1):
+        if number not in results:
+            results[number] = json.loads((campaign.turn_dir(number) / "results.json").read_bytes())
+        submission = results[number]["submissions"].get(seat)
+        if submission is None:
+            continue  # not due that turn
+        played = results[number].get("standins", {}).get(seat)
+        if played is not None:
+            return int(played["after"]) if played["reason"] == ABANDONED else None
+        if submission["status"] == "accepted":
+            return None
+        count += 1
+        if count >= limit:
+            return count
+    return None
+
+
+def file_orders(campaign: Campaign, last: int, state: State, seats: list[Due]) -> list[Due]:
+    """Write each seat's stand-in order file for the turn after `last`, and the turn's record of them."""
+    if not seats:
+        return []
+    game, pending = campaign.game, last + 1
+    seed = campaign.seed()
+    if seed is None:
+        raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); no stand-in can play")
+    passwords = _passwords(campaign, [d.seat for d in seats])
+    folder = campaign.turn_dir(pending)
+    _, record = read_record(folder)
+    rng = Rng(seed, pending)
+    for d in seats:
+        written = game.standin_orders(game.view(state, d.seat), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
+        document: dict[str, Any] = {"player": d.seat, "turn": pending}
+        if d.seat in passwords:
+            document["password"] = passwords[d.seat]
+        document["orders"] = written
+        data = f"# Written by the stand-in for {d.seat}'s seat ({d.reason}): see docs/standins.md\n".encode() + dump_yaml(document)
+        atomic.write_file(folder / "orders" / f"{d.seat}.yaml", data)
+        record[d.seat] = {**d.to_json(), "sha256": hashlib.sha256(data).hexdigest()}
+    atomic.write_file(folder / RECORD_FILE, dump_yaml(dict(sorted(record.items()))))
+    return seats
+
+
+def _passwords(campaign: Campaign, seats: list[str]) -> dict[str, str]:
+    if not campaign.uses_passwords:
+        return {}
+    path = campaign.root / "gm" / "passwords.yaml"
+    known = read_yaml(path) if path.is_file() else {}
+    known = known if isinstance(known, dict) else {}
+    lacking = [s for s in seats if s not in known]
+    if lacking:
+        raise CampaignError(
+            f"{path} has no password for {', '.join(lacking)}: the stand-in signs a seat's orders with it; "
+            "put it back (or turn the stand-in off with pbem standin DIR SEAT off)"
+        )
+    return {s: str(known[s]) for s in seats}
+
+
+def read_record(folder: Path) -> tuple[bytes | None, dict[str, dict[str, Any]]]:
+    """A turn folder's standins.yaml, as bytes (an input of the turn) and as seat -> {reason, after,
+    sha256}; (None, {}) when the stand-in wrote nothing for that turn."""
+    path = folder / RECORD_FILE
+    if not path.is_file():
+        return None, {}
+    data = path.read_bytes()
+    try:
+        record = yamlsafe.load(data) or {}
+    except yamlsafe.YamlError as exc:
+        raise damaged(path, f"not valid YAML: {exc}") from None
+    if not isinstance(record, dict) or not all(isinstance(v, dict) and "sha256" in v and "reason" in v for v in record.values()):
+        raise damaged(path, "not a list of seats, each with why the stand-in played it and the SHA-256 of its file")
+    return data, record
+
+
+def played(record: dict[str, dict[str, Any]], order_files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
+    """The seats whose order file this turn is the very one the stand-in wrote: seat -> {reason, after}."""
+    found = {}
+    for seat, entry in sorted(record.items()):
+        data = order_files.get(seat)
+        if data is not None and hashlib.sha256(data).hexdigest() == entry["sha256"]:
+            found[seat] = {k: v for k, v in entry.items() if k != "sha256"}
+    return found
+
+
+def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int]:
+    """`pbem standin DIR SEAT on|off`: the GM's word, from the pending turn on. Returns the campaign and that turn."""
+    Campaign.open(root)  # a folder that is no campaign is named before a lock file is made in it
+    with atomic.locked(Path(root)):
+        campaign = Campaign.open(root)
+        state = campaign.state()
+        if campaign.game.is_over(state):
+            raise CampaignError(f"{campaign.root}: the game is over; no seat needs a stand-in")
+        if campaign.player(seat) is None:
+            raise CampaignError(f"no seat '{seat}' in {campaign.root}; seats: {', '.join(p['id'] for p in campaign.players)}")
+        pending = campaign.last_turn + 1
+        word = {**settings(campaign), seat: {"on": on, "from": pending}}
+        config = {**campaign.config, "standins": dict(sorted(word.items()))}
+        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
+        return Campaign.open(root), pending
+
+
+def newly_abandoned(campaign: Campaign, turn: int, state: State, played_now: dict[str, Any]) -> list[Due]:
+    """The seats that adjudicated turn `turn` abandoned (the GM is told): the stand-in takes them from the next turn."""
+    if abandon_after(campaign) is None or campaign.game.is_over(state):
+        return []
+    return [d for d in due(campaign, turn, state).values() if d.reason == ABANDONED and d.seat not in played_now]

@@ -1,0 +1,31 @@
+"""`pbem standin`: the GM hands a seat to the game's stand-in, or takes it back."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .console import console
+
+HELP = "let the game's stand-in play a seat from the pending turn on (on), or stop it (off)"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("seat", help="the seat's player id")
+    p.add_argument("switch", choices=("on", "off"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.standins import set_word
+
+    on = args.switch == "on"
+    campaign, turn = set_word(Path(args.dir), args.seat, on)
+    out = console()
+    if on:
+        out.print(f"Seat {args.seat}: the stand-in plays it from turn {turn} whenever no orders of the seat's own are filed.", markup=False)
+    else:
+        after = (campaign.config.get("judge") or {}).get("abandon_after")
+        again = f"; after {after} turns without valid orders in a row it counts as abandoned again" if after else ""
+        out.print(f"Seat {args.seat}: no stand-in from turn {turn} on; a silent seat gets the game's NMR default{again}.", markup=False)
+    return 0

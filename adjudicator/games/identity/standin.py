@@ -1,0 +1,61 @@
+"""The stand-in of Identity: bid from the hand's strength, then play to the bid.
+
+The bid: each high card left in the hand is worth a share of a plus trick (a +4 is
+often the highest face-up card of its trick, a +1 seldom), and the two bid cards are
+the pair whose sum comes nearest that estimate of the wins. Face-down plays (minus
+tricks) are left out of the estimate on purpose: playing low sheds a plus trick more
+easily than playing high wins one, so a bid on the high side scores better (in
+bench/standins.py, 48% of games won against 46% with one minus trick expected). In the tricks: while the seat still needs wins it lists its
+playable cards highest first, to take plus tricks; once it has its bid it lists them
+lowest first, to let others take them; a forced face-down play gives up the card it
+needs least. Only the seat's own view is read: its hand, the bids and the tricks so
+far. docs/standins.md.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from ...common.rng import Stream
+from ..base import View
+from .cards import distinct, number
+
+PLUS_SHARE = {4: 0.55, 3: 0.35, 2: 0.15, 1: 0.05}
+"""What each card left in a hand is worth in plus tricks, with four players; fewer players take more."""
+
+
+def orders(view: View, player: str, stream: Stream) -> list[Any]:
+    if view["stage"] == "bid":
+        return [{"bid": _bid(view, stream)}]
+    need = _still_needed(view, player)
+    hand = list(view["hand"])
+    by_number = sorted(distinct(hand), key=number)
+    play = list(reversed(by_number)) if need > 0 else by_number
+    # Face down (nothing playable): keep the high cards while wins are wanted, else shed them.
+    down = by_number if need > 0 else list(reversed(by_number))
+    return [{"trick": view["trick"], "play": play, "face_down": down}]
+
+
+def _still_needed(view: View, player: str) -> int:
+    bid = view["bid_values"][player] or 0
+    return bid - (view["plus"][player] - view["minus"][player])
+
+
+def _expected_wins(hand: list[str], players: int) -> float:
+    return sum(PLUS_SHARE.get(number(card), 0.0) for card in hand) * 4 / players
+
+
+def _bid(view: View, stream: Stream) -> list[str]:
+    hand = list(view["hand"])
+    players = len(view["players"])
+    best: tuple[float, int, list[str]] | None = None
+    for i, j in combinations(range(len(hand)), 2):
+        pair = [hand[i], hand[j]]
+        rest = [c for k, c in enumerate(hand) if k not in (i, j)]
+        miss = abs(number(pair[0]) + number(pair[1]) - _expected_wins(rest, players))
+        tie = stream.below(1000)
+        if best is None or (miss, tie) < (best[0], best[1]):
+            best = (miss, tie, pair)
+    assert best is not None  # a hand always holds at least two cards at a bid
+    return best[2]

@@ -1,0 +1,143 @@
+"""Seeded tournaments: how well each game's stand-in plays a seat (docs/standins.md has the figures).
+
+    python3 bench/standins.py                   # every game, 400 games per seat kind
+    python3 bench/standins.py --games 40        # a quicker, rougher run
+    python3 bench/standins.py --only secrets,jekyll
+
+In each game one seat, the measured one, is played in turn by the stand-in, by the NMR
+default (the seat sends nothing) and by random legal play (the demo's players); every
+other seat is a random legal player. The measured seat moves round the table from one
+game to the next, so no seat's place at the table favours a kind. Game i of every kind
+uses the same seed, so the kinds meet the same deals and draws. Orders go through the
+game's own reading (written as a player writes them, then read as the adjudicator
+reads them); the engine is called directly, without campaign files, so a tournament
+of thousands of games takes minutes. Games with roles (the wolf and the kids, Jekyll
+and Hyde) are measured per role.
+
+A win counts 1 divided among joint winners; the spread is the 95% interval of the
+win rate (1.96 standard errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from adjudicator.campaign.pipeline import read_orders  # noqa: E402
+from adjudicator.common.rng import Rng  # noqa: E402
+from adjudicator.games import GAMES  # noqa: E402
+from adjudicator.games.base import Game, Seat, State  # noqa: E402
+
+KINDS = ("standin", "default", "random")
+PLAYERS = {"secrets": 4, "identity": 4, "hide": 4, "hidekids": 4, "jekyll": 2}
+TURN_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class Table:
+    """What is measured in one game: its id, and which seats (by index) the measured seat may take."""
+
+    game: str
+    label: str
+    seats: tuple[int, ...]
+
+
+def tables(only: list[str] | None = None) -> list[Table]:
+    found = []
+    for game in sorted(GAMES):
+        if only and game not in only:
+            continue
+        count = PLAYERS[game]
+        if game == "hidekids":  # the wolf sits first (option wolf=first)
+            found += [Table(game, "hidekids (a kid)", tuple(range(1, count))), Table(game, "hidekids (the wolf)", (0,))]
+        elif game == "jekyll":  # Jekyll sits first (option jekyll=first)
+            found += [Table(game, "jekyll (Dr. Jekyll)", (0,)), Table(game, "jekyll (Mr. Hyde)", (1,))]
+        else:
+            found.append(Table(game, game, tuple(range(count))))
+    return found
+
+
+def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[Any] | None:
+    """One seat's orders as canonical orders, or None for an NMR (the game's default follows)."""
+    view = game.view(state, player)
+    if kind == "default":
+        return None
+    if kind == "standin":
+        written = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
+    else:
+        written = game.demo_orders(view, player, rng.stream(f"demo/{player}"))
+    return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
+
+
+def play_one(table: Table, number: int, kind: str) -> float:
+    """One seeded game with the measured seat played by `kind`; its share of the win."""
+    game = GAMES[table.game]
+    players = [f"p{i}" for i in range(PLAYERS[table.game])]
+    measured = players[table.seats[number % len(table.seats)]]
+    seed = f"standins-{table.label}-{number}"
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.upper()) for p in players], options, Rng(seed, 0))
+    turn = 0
+    while not game.is_over(state):
+        turn += 1
+        if turn > TURN_LIMIT:
+            raise RuntimeError(f"{table.label} game {number} has not ended after {TURN_LIMIT} turns")
+        rng = Rng(seed, turn)
+        orders: dict[str, list[Any]] = {}
+        for player in game.due(state):
+            given = _orders(game, state, player, kind if player == measured else "random", rng)
+            orders[player] = game.default_orders(state, player, rng) if given is None else given
+        state, _ = game.resolve(state, orders, rng)
+    winners = game.winners(state)
+    return 1 / len(winners) if measured in winners else 0.0
+
+
+@dataclass
+class Rate:
+    games: int
+    wins: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def spread(self) -> float:
+        """Half the 95% interval of the win rate."""
+        return 1.96 * math.sqrt(max(self.rate * (1 - self.rate), 1e-12) / self.games)
+
+    def __str__(self) -> str:
+        return f"{100 * self.rate:5.1f}% ± {100 * self.spread:4.1f}"
+
+
+def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate]:
+    rates = {}
+    for kind in KINDS:
+        rates[kind] = Rate(games, sum(play_one(table, i, kind) for i in range(games)))
+        if progress:
+            progress(f"{table.label}: {kind} {rates[kind]}")
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per seat kind and table")
+    parser.add_argument("--only", help="comma-separated game ids")
+    args = parser.parse_args()
+    only = args.only.split(",") if args.only else None
+    print(f"{'table':24} {'stand-in':>14} {'NMR default':>14} {'random legal':>14}  games")
+    for table in tables(only):
+        rates = tournament(table, args.games)
+        print(f"{table.label:24} {rates['standin']!s:>14} {rates['default']!s:>14} {rates['random']!s:>14}  {args.games}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

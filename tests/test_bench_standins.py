@@ -1,0 +1,27 @@
+"""The stand-in tournaments of bench/standins.py run end to end at a tiny size (docs/standins.md has the full figures)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+from standins import KINDS, play_one, tables  # noqa: E402
+
+
+def test_the_tournament_runs_every_table_at_a_tiny_size() -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "standins.py"), "--games", "2"], check=True, capture_output=True, text=True, timeout=600,
+    )
+    rows = [line[:24].strip() for line in result.stdout.splitlines()[1:]]
+    assert rows == [t.label for t in tables()], result.stdout
+
+
+def test_a_game_of_the_tournament_is_seeded_and_the_kinds_differ() -> None:
+    """Game i of a table is the same game every time; the measured seat's kind is what changes it."""
+    table = next(t for t in tables(["secrets"]))
+    shares = {kind: [play_one(table, i, kind) for i in range(6)] for kind in KINDS}
+    assert shares == {kind: [play_one(table, i, kind) for i in range(6)] for kind in KINDS}
+    assert all(0 <= s <= 1 for row in shares.values() for s in row)
+    assert sum(shares["default"]) == 0  # Sid's Secrets: a seat that never sends orders scores nothing, and never wins
