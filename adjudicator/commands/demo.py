@@ -40,7 +40,7 @@ def run_demo(
 
     root = root or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game_id}-")) / "campaign"
     with console.status(escape(f"Playing a {game_id} campaign in {root} ...")):
-        campaign = play(root, game_id, seed, players, passwords, standins)
+        campaign = play(root, game_id, seed, players, passwords, standins=standins)
         result = audit(root)
     data = show_json(root, None)
     names = campaign.state()["names"]
