@@ -18,11 +18,11 @@ from reliability_kit import NOW
 
 from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.create import create
-from adjudicator.cli import main
-from adjudicator.mail.ingest import ingest
 from adjudicator.campaign.demo import write_demo_orders
 from adjudicator.campaign.folder import Campaign
+from adjudicator.cli import main
 from adjudicator.games import GAMES
+from adjudicator.mail.ingest import ingest
 
 TURNS = 4
 

@@ -101,10 +101,10 @@ def test_ingest_survives_every_kill_point(tmp_path: Path) -> None:
 
 @pytest.fixture
 def outbox_campaign(tmp_path: Path) -> Path:
-    """A campaign with acknowledgements waiting in the outbox and turn 1 adjudicated: seven messages to send."""
+    """A campaign with acknowledgements of turn 1 waiting in the outbox, before turn 1 is adjudicated (an
+    acknowledgement is not sent once its turn is adjudicated), and the opening reports: seven messages to send."""
     root = _campaign(tmp_path / "before")
     assert pbem("ingest", root, _mailbox(tmp_path / "Maildir", root)).returncode == 0
-    assert pbem("adjudicate", root, "--nmr").returncode == 0
     return root
 
 

@@ -22,12 +22,20 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reliability_kit import ENV, NOW, THOROUGH, assert_clean_failure, order_mail, pbem, snapshot
+from reliability_kit import (
+    ENV,
+    NOW,
+    THOROUGH,
+    assert_clean_failure,
+    order_mail,
+    pbem,
+    snapshot,
+)
 
 from adjudicator.campaign import auth
+from adjudicator.campaign.audit import audit
 from adjudicator.campaign.create import create
 from adjudicator.common import yamlsafe
-from adjudicator.campaign.audit import audit
 from adjudicator.mail import inbox as mail_inbox
 from adjudicator.mail import ingest as mail_ingest
 from adjudicator.mail.ingest import load_index
