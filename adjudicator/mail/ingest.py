@@ -30,7 +30,7 @@ from ..campaign.folder import Campaign, dump_json, turn_name
 from ..campaign.pipeline import Submission, check_document
 from ..campaign.turn import pending_state
 from ..common import atomic, yamlsafe
-from . import compose, inbox
+from . import commands, compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 
@@ -47,7 +47,8 @@ class Entry:
     """The message's Date in UTC (ISO 8601); None when it has none that can be read."""
     subject: str
     status: str
-    """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed) or `rejected`."""
+    """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed), `rejected`,
+    or `answered` (a command for the judge, mail/commands.py)."""
     turn: int | None = None
     player: str | None = None
     reason: str = ""
@@ -122,6 +123,8 @@ class _Context:
     over: bool
     message: Any = None
     """The message being handled (for the threading headers of its reply)."""
+    now: dt.datetime | None = None
+    """The moment, for the time left in a command's answer (None: not said)."""
 
 
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
@@ -186,11 +189,15 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int) -> Entry:
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)
+    inbound = commands.Inbound(campaign, ctx.pending, ctx.state, ctx.over, ctx.now, message, incoming.raw, seq, label, address)
+    command = commands.recognise(message)
+    if command is not None:  # a command for the judge (mail/commands.py), not orders
+        return commands.answer(inbound, command, entry)
     seat_by_address = _registered_seat(campaign, address, ctx.pending)
     try:
         found = inbox.find_orders(message)
-    except inbox.NoOrders as exc:
-        return reject(f"no orders: {exc}", seat_by_address, reply=seat_by_address is not None)
+    except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
+        return commands.not_understood(inbound, reject(f"no orders: {exc}", seat_by_address), str(exc))
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -375,8 +382,9 @@ def _write_message(ctx: _Context, entry: Entry, body: str, to: list[tuple[str, s
 # -- the command --------------------------------------------------------------------------
 
 
-def ingest(root: Path, sources: list[Path]) -> IngestResult:
-    """File every new message of the sources; hold the campaign lock throughout."""
+def ingest(root: Path, sources: list[Path], now: dt.datetime | None = None) -> IngestResult:
+    """File every new message of the sources, and answer the commands among them (`now`: the
+    moment their answers count the time left from); hold the campaign lock throughout."""
     Campaign.open(root)
     for source in sources:
         if not source.exists():
@@ -388,7 +396,7 @@ def ingest(root: Path, sources: list[Path]) -> IngestResult:
         over = campaign.game.is_over(state)
         entries = load_index(campaign.root)
         known = {e.key for e in entries}
-        ctx = _Context(campaign, entries, last + 1, state, over)
+        ctx = _Context(campaign, entries, last + 1, state, over, now=now)
         handled: list[Entry] = []
         skipped = 0
         notes = [] if campaign.gm_email else ["campaign.yaml has no gm_email: no acknowledgements were written"]
