@@ -16,6 +16,7 @@ from types import ModuleType
 
 from . import __version__
 from .commands import (
+    absence,
     adjudicate,
     audit,
     check,
@@ -39,6 +40,7 @@ COMMANDS: dict[str, ModuleType] = {
     "ingest": ingest,
     "mail": mail,
     "replace": replace,
+    "absence": absence,
     "show": show,
     "report": report,
     "audit": audit,

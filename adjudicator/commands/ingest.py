@@ -18,9 +18,8 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from ..mail.ingest import ingest
-
     from ..common import clock
+    from ..mail.ingest import ingest
 
     result = ingest(Path(args.dir), [Path(s) for s in args.sources], now=clock.now())
     out = console()
@@ -40,5 +39,6 @@ def run(args: argparse.Namespace) -> int:
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
     answered = sum(e.status == "answered" for e in result.entries)
-    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected{f", {answered} commands answered" if answered else ""}), {result.skipped} already ingested.")
+    commands = f", {answered} commands answered" if answered else ""
+    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected{commands}), {result.skipped} already ingested.")
     return 0

@@ -443,6 +443,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     seat = asker.seat
     entry.player = seat
     files: dict[str, bytes] = {}
+    what = command.word
     if command.word == "help":
         body = help_reply(desk, seat)
     elif command.word == "status":
@@ -456,7 +457,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         if turn is None:
             body = f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
         else:
-            body = report_reply(desk, seat, turn, _report(desk.campaign, seat, turn))
+            body, what = report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
         relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, _envelope_cut(command.text))
         if relayed.record is not None:
@@ -466,8 +467,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     else:
         body, files = _absence(inbound, seat, command.arguments)
     compose.write_outbox(root, files)
-    entry.reason = body.split("\n", 1)[0][:200] if command.word in ("press", "absence") else f"answered {command.word}"
-    entry.acknowledged = _reply(inbound, seat, command.word, body)
+    entry.reason = body.split("\n", 1)[0].removeprefix(f"{desk.title}: ")[:200] if command.word in ("press", "absence") else f"answered {command.word}"
+    entry.acknowledged = _reply(inbound, seat, what, body)
     return entry
 
 
