@@ -5,7 +5,8 @@
    offers (hands, hiding places, identity dice, unattacked guards, exchanged and
    set-aside cards); every other player's report (with its order form), the
    public reports, their `show --json --player` output and the reading of their
-   own orders (what `pbem check` and the acknowledgement print) must not move by a byte.
+   own orders (what `pbem check` and the acknowledgement print) must not move by a byte;
+   nor may their answers to every mail command (help, status, orders, check, report).
 2. A whole campaign of every game played by email (ingest, adjudicate, mail):
    no password, password hash, seed or other player's address in any report,
    outbox message, `pbem check` output or `show --json --player` output.
@@ -32,6 +33,7 @@ from adjudicator.campaign.show import show_json
 from adjudicator.cli import main
 from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.games import GAMES
+from adjudicator.mail import commands
 from adjudicator.mail.ingest import ingest
 from adjudicator.campaign.pipeline import check_document
 from adjudicator.common.rng import Rng
@@ -87,6 +89,36 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
         compared += 1
     assert compared > 0, "the game offered no disguised worlds"
     print(f"FIGURE {game.id} disguised worlds compared: {compared} over {played.last_turn} turns, leaks 0")
+
+
+def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
+    """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
+    desk = commands.Desk(campaign, number, before, over=False)
+    document = yamlsafe.load(filed) if filed is not None else None
+    report = reports.get(f"reports/{player}.txt")
+    return [
+        commands.help_reply(desk, player),
+        commands.status_reply(desk, player, filed),
+        commands.orders_reply(desk, player, filed),
+        commands.check_reply(desk, player, document, "the body"),
+        commands.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
+    ]
+
+
+def test_command_answers_are_functions_of_the_seats_view(played: Campaign) -> None:
+    compared = 0
+    for world in disguised_worlds(played, purpose="leak"):
+        number, holder = world.number, world.holder
+        for other in (p for p in world.base_before["players"] if p != holder):
+            path = played.turn_dir(number) / "orders" / f"{other}.yaml"
+            filed = path.read_bytes() if path.is_file() else None
+            as_played = answers(played, number, world.base_before, world.base_reports, other, filed)
+            disguised = answers(played, number, world.before, world.reports, other, filed)
+            for word, a, b in zip(["help", "status", "orders", "check", "report"], as_played, disguised):
+                assert a == b, f"turn {number}: {other}'s answer to {word} moved with {holder}'s secrets"
+            compared += 1
+    assert compared > 0, "the game offered no disguised worlds"
+    print(f"FIGURE {played.game.id} command answers compared: {compared * 5}, leaks 0")
 
 
 # -- a campaign by email: no secret in anything a player gets ----------------------------------------
