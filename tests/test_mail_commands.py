@@ -239,3 +239,18 @@ def test_answers_are_delivered_by_pbem_mail_send_once(campaign: Path, tmp_path: 
         assert main(["mail", str(campaign), "--turn", "0", "--send", "--smtp", address]) == 0
         assert len(server.received) == count
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("game_id", ["secrets", "identity", "hide", "hidekids", "jekyll"])
+def test_every_report_ends_with_the_guide_and_stays_a_valid_order_form(game_id: str, tmp_path: Path) -> None:
+    """The footer is a YAML comment: a player who copies the order form to the end of the report still sends a valid file."""
+    from adjudicator.games import GAMES
+
+    game = GAMES[game_id]
+    ids = ["tony", "david", "maria", "sue"][: min(max(game.min_players, 3), game.max_players)]
+    root = tmp_path / game_id
+    create(root, game_id, [{"id": p, "name": p.capitalize()} for p in ids], seed="guide", passwords=False)
+    report = (root / "turn-000" / "reports" / "tony.txt").read_text()
+    assert report.endswith('\n# Send the judge "help" for mail commands and press; guide: docs/players.md\n')
+    form = yaml.safe_load(report[report.rindex("\nplayer: ") + 1 :])
+    assert form["player"] == "tony"
