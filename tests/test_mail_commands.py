@@ -84,6 +84,7 @@ def test_a_command_word_in_the_subject_or_first_line_in_any_case(campaign: Path)
     assert word(mail("tony@example.org", attachment=order_text(campaign, "tony", []), subject="orders")) is None
     assert word(mail("tony@example.org", "Can I have more time?\n", subject="orders")) is None
     assert word(mail("tony@example.org", pw(campaign, "tony"), subject="Orders")) == "orders"
+    assert word(mail("tony@example.org", "help\n" + pw(campaign, "tony"), subject="orders")) == "help"  # the first line still counts
     # check carries an order document: it is still the check command
     assert word(mail("tony@example.org", "check\n" + order_text(campaign, "tony", []), subject="x")) == "check"
 

@@ -7,9 +7,9 @@
    public reports, their `show --json --player` output and the reading of their
    own orders (what `pbem check` and the acknowledgement print) must not move by a byte;
    nor may their answers to every mail command (help, status, orders, check, report).
-2. A whole campaign of every game played by email (ingest, adjudicate, mail):
-   no password, password hash, seed or other player's address in any report,
-   outbox message, `pbem check` output or `show --json --player` output.
+2. A whole campaign of every game played by email (ingest, adjudicate, mail, and every
+   command and press by mail): no password, password hash, seed or other player's
+   address in any report, outbox message, `pbem check` output or `show --json --player` output.
 
 CI plays one campaign per game; PBEM_THOROUGH=1 plays four seeds per game.
 """
@@ -156,7 +156,15 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
             checked.write_text(text)
             main(["check", str(checked), "--campaign", str(root)])
             facing[player].append(capsys.readouterr().out)
+        asking = tmp_path / f"commands-{pending}"  # every command by mail, and press to all
+        asking.mkdir()
+        for player in ids:
+            for word in ("help", "status", "orders", "report", f"press all\nfrom {player}, turn {pending}"):
+                body = f"{word}\npassword: {passwords[player]}\n"
+                (asking / f"{player}-{word[:6]}.eml").write_bytes(order_mail(f"{player}@example.org", body, f"<{player}.{word[:6]}.{pending}@x>", attach=False))
         assert all(e.status == "filed" for e in ingest(root, [inbox]).entries)
+        answered = ingest(root, [asking]).entries
+        assert all(e.status == "answered" and e.acknowledged == [f"{e.player}@example.org"] for e in answered), [(e.status, e.player, e.found, e.reason, e.acknowledged) for e in answered]
         adjudicate(root, nmr=True)
         assert main(["mail", str(root)]) == 0
         capsys.readouterr()
@@ -167,7 +175,7 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
         facing[path.stem if path.stem in facing else "public"].append(path.read_text())
     for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
         owner = next((p for p in ids if path.stem.endswith(f"-{p}")), None)
-        if owner is None and path.stem.startswith("ack-"):
+        if owner is None and path.stem.startswith(("ack-", "reply-")):
             owner = next(p for p in ids if f"{p}@example.org" in _decoded(path))
         facing[owner or "public"].append(_decoded(path))
     assert sum(len(v) for v in facing.values()) > 4 * len(ids)

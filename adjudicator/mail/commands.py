@@ -99,19 +99,18 @@ def _envelope_cut(text: str) -> str:
 def recognise(message: Any) -> Command | None:
     """The command a message carries, or None (orders, or neither)."""
     text = own_text(message)
-    found = _match(_SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1))
-    command = None
-    if found:
-        command = Command(found[0], found[1], "the Subject", text)
-    else:
-        lines = text.split("\n")
-        first = next((n for n, line in enumerate(lines) if line.strip()), None)
-        found = _match(lines[first]) if first is not None else None
-        if found:
-            command = Command(found[0], found[1], "the first line", "\n".join(lines[first + 1 :]))
-    if command is not None and command.word == "orders" and (_has_order_document(message) or (command.where == "the Subject" and _envelope_cut(inbox.body_text(message) or "").strip())):
-        return None  # Subject: orders has always meant "here are my orders": it asks only when nothing else is written
-    return command
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    candidates = [(_match(_SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)), "the Subject", text)]
+    if first is not None:
+        candidates.append((_match(lines[first]), "the first line", "\n".join(lines[first + 1 :])))
+    for found, where, rest in candidates:
+        if found is None:
+            continue
+        if found[0] == "orders" and (_has_order_document(message) or (where == "the Subject" and _envelope_cut(inbox.body_text(message) or "").strip())):
+            continue  # Subject: orders has always meant "here are my orders": it asks only when nothing else is written
+        return Command(found[0], found[1], where, rest)
+    return None
 
 
 # -- who asks ----------------------------------------------------------------------
