@@ -94,13 +94,12 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
 def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
     """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
     desk = commands.Desk(campaign, number, before, over=False)
-    document = yamlsafe.load(filed) if filed is not None else None
     report = reports.get(f"reports/{player}.txt")
     return [
         commands.help_reply(desk, player),
         commands.status_reply(desk, player, filed),
         commands.orders_reply(desk, player, filed),
-        commands.check_reply(desk, player, document, "the body"),
+        commands.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
         commands.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
     ]
 

@@ -35,7 +35,7 @@ from typing import Any
 from ..campaign import schedule
 from ..campaign.adjudicate import read_orders_folder
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.pipeline import Submission, check_document
+from ..campaign.pipeline import Submission
 from ..campaign.turn import load_submission
 from ..common import atomic, yamlsafe
 from ..common.resources import resource_dir
@@ -222,19 +222,6 @@ def _readings(sub: Submission, verb: str) -> list[str]:
     return lines
 
 
-def _check(desk: Desk, seat: str, document: Any, source: str) -> Submission:
-    campaign = desk.campaign
-    return check_document(
-        campaign.game,
-        desk.state,
-        document,
-        turn=desk.pending,
-        expected_player=seat,
-        password_ok=(lambda p, pw: campaign.password_ok(p, pw, desk.pending)) if campaign.uses_passwords else None,
-        source=source,
-    )
-
-
 def command_list(campaign: Campaign) -> list[str]:
     mode = _press_mode(campaign)
     lines = [
@@ -340,15 +327,15 @@ def orders_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check_reply(desk: Desk, seat: str, document: Any, where: str) -> str:
-    """The reading `pbem check` gives of an order document (`document` is the reason, a str, when it could not be read)."""
+def check_reply(desk: Desk, seat: str, data: bytes | _Unreadable, where: str) -> str:
+    """The reading `pbem check` gives of an order file (`data`: its bytes, or why none could be taken from the mail)."""
     lines = [f"{desk.title}: your order file checked, {desk.name(seat)} ({seat}). Nothing was filed.", ""]
     if desk.over:
         lines.append("The game is over: no orders are due.")
-    elif isinstance(document, _Unreadable):
-        lines += [f"No order file could be read: {document.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
+    elif isinstance(data, _Unreadable):
+        lines += [f"No order file could be read: {data.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
     else:
-        sub = _check(desk, seat, document, where)
+        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, data, where)
         if sub.nmr and seat not in desk.campaign.game.due(desk.state):
             lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
         else:
@@ -414,14 +401,25 @@ def _report_turn(desk: Desk, arguments: str) -> int | None:
     return int(words[0]) if len(words) == 1 and words[0].isdigit() else None
 
 
-def _document(message: Any) -> tuple[Any, str]:
+def _document(message: Any) -> tuple[bytes | _Unreadable, str]:
+    """The order file a `check` carries, as bytes, and where it was found."""
     try:
         found = inbox.find_orders(message)
-        return yamlsafe.load(found.data), found.where
-    except (inbox.NoOrders, inbox.BadOrderFile, yamlsafe.YamlError) as exc:
+    except (inbox.NoOrders, inbox.BadOrderFile) as exc:
         return _Unreadable(str(exc)), ""
     except Exception as exc:  # noqa: BLE001 - a player's bytes never stop an ingest
-        return _Unreadable(f"it could not be read ({type(exc).__name__})"), ""
+        return _Unreadable(f"it could not be taken from the mail ({type(exc).__name__})"), ""
+    return found.data, found.where
+
+
+def _envelope(data: bytes | _Unreadable) -> Any:
+    """A check's order file read for its player: and password: lines (None when it cannot be read)."""
+    if isinstance(data, _Unreadable):
+        return None
+    try:
+        return yamlsafe.load(data)
+    except Exception:  # noqa: BLE001 - the check answer says what is wrong with it
+        return None
 
 
 def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
@@ -431,8 +429,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     entry.stored = f"mail/commands/{inbound.label}.eml"
     (root / "mail" / "commands").mkdir(parents=True, exist_ok=True)
     atomic.write_file(root / entry.stored, inbound.raw)
-    document, where = _document(inbound.message) if command.word == "check" else (None, "")
-    asker = authenticate(desk.campaign, desk.pending, inbound.address, own_text(inbound.message), None if isinstance(document, _Unreadable) else document)
+    document, where = _document(inbound.message) if command.word == "check" else (_Unreadable(""), "")
+    asker = authenticate(desk.campaign, desk.pending, inbound.address, own_text(inbound.message), _envelope(document))
     if asker.seat is None:
         entry.reason = f"not answered: {asker.refusal}"
         if asker.answer_to is not None:
