@@ -200,6 +200,10 @@ def test_absence_tells_the_gm_and_a_grant_shows_in_status(campaign: Path, tmp_pa
     assert "before" in capsys.readouterr().err
     run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s@x>"), name="later")
     assert "Absences granted by the GM:\n  María José: 2026-12-24 to 2027-01-02" in outbox(campaign)["turn-001/reply-00003.eml"].get_content()
+    assert main(["absence", str(campaign), "tony", "--grant", "2026-11-01", "2026-11-30"]) == 0  # over before NOW: not listed
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s2@x>"), name="latest")
+    assert "Tony: 2026-11-01" not in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
+    assert "María José: 2026-12-24" in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
 
 
 def test_commands_are_answered_once_and_change_no_turn_file(campaign: Path, tmp_path: Path) -> None:

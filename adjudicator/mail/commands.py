@@ -306,9 +306,10 @@ def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
             else:
                 void = f", {len(sub.void)} of them void" if sub.void else ""
                 lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
-    if desk.granted:
+    current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
+    if current:
         lines += ["", "Absences granted by the GM:"]
-        lines += [f"  {desk.name(a.seat)}: {a.text}" for a in desk.granted]
+        lines += [f"  {desk.name(a.seat)}: {a.text}" for a in current]
     return "\n".join(lines) + "\n"
 
 
