@@ -33,7 +33,6 @@ from functools import cached_property
 from typing import Any
 
 from ..campaign import schedule
-from ..campaign.adjudicate import read_orders_folder
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pipeline import Submission
 from ..campaign.turn import load_submission
@@ -384,8 +383,14 @@ class Inbound:
 
 
 def _filed(desk: Desk, seat: str) -> bytes | None:
-    received, _ = read_orders_folder(desk.campaign.turn_dir(desk.pending) / "orders")
-    return next((received[n] for n in (f"{seat}.yaml", f"{seat}.yml") if n in received), None)
+    """The seat's order file for the pending turn, read as the adjudication reads it (a regular file, to
+    one byte past the size limit); only that one file, whatever the size of the campaign."""
+    folder = desk.campaign.turn_dir(desk.pending) / "orders"
+    for path in (folder / f"{seat}.yaml", folder / f"{seat}.yml"):
+        if path.is_file() and not path.is_symlink():
+            with open(path, "rb") as handle:
+                return handle.read(yamlsafe.MAX_BYTES + 1)
+    return None
 
 
 def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
