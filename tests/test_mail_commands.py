@@ -6,12 +6,14 @@ from __future__ import annotations
 import datetime as dt
 import email
 import email.policy
+import shutil
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 import yaml
-from reliability_kit import smtp_server
+from reliability_kit import crashpoint, pbem, smtp_server, spread
+from reliability_kit import snapshot as visible
 from test_ingest import mail, maildir, order_text, passwords, snapshot
 
 from adjudicator.campaign.adjudicate import adjudicate
@@ -259,3 +261,47 @@ def test_every_report_ends_with_the_guide_and_stays_a_valid_order_form(game_id: 
     assert report.endswith('\n# Send the judge "help" for mail commands and press; guide: docs/players.md\n')
     form = yaml.safe_load(report[report.rindex("\nplayer: ") + 1 :])
     assert form["player"] == "tony"
+
+
+def test_ingest_of_commands_and_press_survives_every_kill_point(tmp_path: Path) -> None:
+    """Killed at any file change and run again: the same files as one uninterrupted run, no press relayed twice."""
+    before = make(tmp_path / "before", press_copy_gm=True)
+    source = maildir(tmp_path, [
+        mail("tony@example.org", f"press all\n{pw(before, 'tony')}Truce?\n", subject="x", message_id="<p1@x>"),
+        mail("david@example.org", pw(before, "david"), subject="status", message_id="<s1@x>"),
+        mail("maria@example.org", pw(before, "maria"), subject="absence 2026-12-24 2027-01-02", message_id="<a1@x>"),
+    ])
+    config = yaml.safe_load((before / "campaign.yaml").read_text())
+    del config["schedule"]  # no time left in the answers: an uninterrupted run and a rerun say the same
+    (before / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
+    reference = tmp_path / "reference"
+    shutil.copytree(before, reference)
+    counted = crashpoint(0, "ingest", reference, source)
+    assert counted.returncode == 0, counted.stderr
+    changes = int(counted.stderr.strip().splitlines()[-1])
+    expected = visible(reference)
+    assert sum("/press-" in name for name in expected) == 3  # david, maria and the GM
+    for point in spread(changes, 8):
+        root = tmp_path / f"kill-{point}"
+        shutil.copytree(before, root)
+        assert crashpoint(point, "ingest", root, source).returncode == -9, f"kill point {point} of {changes} was not reached"
+        again = pbem("ingest", root, source)
+        assert again.returncode == 0, again.stderr
+        got = visible(root)
+        gm = "mail/outbox/turn-001/absence-00003.eml"  # names the campaign's folder for the GM's command line
+        told = email.message_from_bytes(got.pop(gm), policy=email.policy.default).get_content().replace(str(root), str(reference))
+        assert told == email.message_from_bytes(expected[gm], policy=email.policy.default).get_content()
+        assert got == {k: v for k, v in expected.items() if k != gm}, f"kill point {point}: the rerun differs from an uninterrupted ingest"
+
+
+def test_an_answer_is_written_once_though_a_rerun_would_word_it_otherwise(campaign: Path, tmp_path: Path) -> None:
+    """A kill after the answer was written and before the index was saved: the rerun, hours later, keeps the
+    answer as written (it may have been sent meanwhile; rewritten, its new Message-ID would go out again)."""
+    source = maildir(tmp_path, [mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s@x>")])
+    ingest(campaign, [source], now=NOW)
+    answer = campaign / "mail" / "outbox" / "turn-001" / "reply-00001.eml"
+    first = answer.read_bytes()
+    assert "4 days 8 hours left" in email.message_from_bytes(first, policy=email.policy.default).get_content()
+    (campaign / "mail" / "ingest.json").unlink()
+    assert [e.status for e in ingest(campaign, [source], now=NOW + dt.timedelta(hours=5)).entries] == ["answered"]
+    assert answer.read_bytes() == first

@@ -518,6 +518,11 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     address = desk.campaign.email(seat, desk.pending)
     if not address:
         return []
+    name = f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
+    if (compose.outbox_dir(desk.campaign.root) / name).is_file():
+        # Written before a crash, perhaps sent since: the answer to a message is written once. Rebuilt
+        # later it could say another time left, get another Message-ID and reach the player twice.
+        return [_bare(address)]
     parent, references = inbox.thread_ids(inbound.message)
     try:
         message = compose.make_message(
@@ -526,5 +531,5 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
         )
     except compose.MailError:
         return []
-    compose.write_outbox(desk.campaign.root, {f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml": compose.to_bytes(message)})
+    compose.write_outbox(desk.campaign.root, {name: compose.to_bytes(message)})
     return [_bare(address)]
