@@ -40,7 +40,7 @@ def test_anonymous_press_carries_nothing_of_its_sender(tmp_path: Path) -> None:
     for sender, agent in (("tony", "Mutt/2.2.12"), ("maria", "Thunderbird/115.5")):
         root = make(tmp_path / sender, press="anonymous")
         message = press_mail(
-            f"{sender.capitalize()} <{sender}@example.org>", "press david", f"{pw(root, sender)}Watch your secret 8.\n\n-- \n{sender} from home\n",
+            f"{sender.capitalize()} <{sender}@example.org>", "press david", f"{pw(root, sender)}Watch your secret 8.\n\nOn Mon, {sender} <{sender}@example.org> wrote:\n> my earlier mail, home\n-- \n{sender} from home\n",
             f"<{sender}-unique-{agent}@{sender}.example.org>", User_Agent=agent, X_Mailer=agent, Reply_To=f"{sender}@home.example",
             date=("Mon, 30 Nov 2026 10:00:00 +0000" if sender == "tony" else "Tue, 01 Dec 2026 23:59:00 -0800"),
         )
@@ -70,6 +70,14 @@ def test_signed_press_names_its_sender_and_reaches_only_the_named(tmp_path: Path
     assert record == {"seq": 1, "turn": 1, "from": "tony", "to": ["maria"], "anonymous": False, "text": "Shall we gang up on David?\n"}
     receipt = outbox(root)["turn-001/reply-00001.eml"]
     assert to(receipt) == ["tony@example.org"] and "relayed signed with your name to María José" in receipt.get_content()
+
+
+def test_press_named_in_the_subject_relays_the_whole_text(tmp_path: Path) -> None:
+    root = make(tmp_path / "spies")
+    run(root, tmp_path, press_mail("tony@example.org", "David: a deal?", f"{pw(root, 'tony')}Guard 10, I guard 9.\n", "<p@x>", subject="Press David, María José"))
+    files = relayed(root)
+    assert set(files) == {"turn-001/press-00001-david.eml", "turn-001/press-00001-maria.eml"}
+    assert "David: a deal?\nGuard 10, I guard 9.\n" in files["turn-001/press-00001-david.eml"].get_content()
 
 
 @pytest.mark.parametrize(
