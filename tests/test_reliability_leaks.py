@@ -6,7 +6,7 @@
    set-aside cards); every other player's report (with its order form), the
    public reports, their `show --json --player` output and the reading of their
    own orders (what `pbem check` and the acknowledgement print) must not move by a byte;
-   nor may their answers to every mail command (help, status, orders, check, report).
+   nor may their answers to every mail command (help, status, orders, check, report, press).
 2. A whole campaign of every game played by email (ingest, adjudicate, mail, and every
    command and press by mail): no password, password hash, seed or other player's
    address in any report, outbox message, `pbem check` output or `show --json --player` output.
@@ -33,7 +33,7 @@ from adjudicator.campaign.show import show_json
 from adjudicator.cli import main
 from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.games import GAMES
-from adjudicator.mail import commands
+from adjudicator.mail import commands, press
 from adjudicator.mail.ingest import ingest
 from adjudicator.campaign.pipeline import check_document
 from adjudicator.common.rng import Rng
@@ -101,6 +101,7 @@ def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: di
         commands.orders_reply(desk, player, filed),
         commands.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
         commands.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
+        press.relay(campaign, before, number, False, 1, player, "all", "Hello.").receipt,
     ]
 
 
@@ -113,11 +114,11 @@ def test_command_answers_are_functions_of_the_seats_view(played: Campaign) -> No
             filed = path.read_bytes() if path.is_file() else None
             as_played = answers(played, number, world.base_before, world.base_reports, other, filed)
             disguised = answers(played, number, world.before, world.reports, other, filed)
-            for word, a, b in zip(["help", "status", "orders", "check", "report"], as_played, disguised):
+            for word, a, b in zip(["help", "status", "orders", "check", "report", "press"], as_played, disguised, strict=True):
                 assert a == b, f"turn {number}: {other}'s answer to {word} moved with {holder}'s secrets"
             compared += 1
     assert compared > 0, "the game offered no disguised worlds"
-    print(f"FIGURE {played.game.id} command answers compared: {compared * 5}, leaks 0")
+    print(f"FIGURE {played.game.id} command answers compared: {compared * 6}, leaks 0")
 
 
 # -- a campaign by email: no secret in anything a player gets ----------------------------------------
