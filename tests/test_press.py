@@ -168,3 +168,13 @@ def test_press_never_reaches_an_unnamed_player(game_id: str, tmp_path: Path) -> 
         for token, receivers in named.items():
             if token in content:
                 assert "/press-" in name and {a.split("@")[0] for a in to(message)} <= receivers, f"{token} reached {to(message)} ({name})"
+
+
+def test_receivers_by_id_name_or_all_with_or_without_commas() -> None:
+    state = {"players": ["tony", "david", "maria"], "names": {"tony": "Tony", "david": "David", "maria": "María José"}}
+    assert press.receivers(state, "tony", "David María José") == ["david", "maria"]  # a name of two words, no commas
+    assert press.receivers(state, "tony", "maría josé, DAVID") == ["david", "maria"]
+    assert press.receivers(state, "tony", "to maria") == ["maria"]
+    assert press.receivers(state, "david", "all") == ["tony", "maria"]
+    with pytest.raises(press.PressError, match="'Bob' names no player"):
+        press.receivers(state, "tony", "David Bob")

@@ -109,14 +109,17 @@ def receivers(state: State, sender: str, words: str) -> list[str]:
         if piece.casefold() in by_word:  # a display name with blanks in it, between commas
             named.add(by_word[piece.casefold()])
             continue
-        for word in piece.split():
-            key = word.casefold()
-            if key == "all":
+        words_left = piece.split()
+        while words_left:  # the longest run of words that names a player: `press David María José`
+            size = next((n for n in range(len(words_left), 0, -1) if " ".join(words_left[:n]).casefold() in by_word), 0)
+            key = words_left[0].casefold()
+            if size:
+                named.add(by_word[" ".join(words_left[:size]).casefold()])
+            elif key == "all":
                 named.update(players)
-            elif key in by_word:
-                named.add(by_word[key])
             elif key != "to":
-                unknown.append(word)
+                unknown.append(words_left[0])
+            words_left = words_left[max(size, 1) :]
     if unknown:
         shown = ", ".join(f"'{w[:40]}'" for w in unknown[:5])
         raise PressError(f"{shown} names no player of this campaign (name players by id or name, or write all); nothing was relayed")
