@@ -33,7 +33,8 @@ from adjudicator.campaign.show import show_json
 from adjudicator.cli import main
 from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.games import GAMES
-from adjudicator.mail import commands, press
+from adjudicator.mail import answers as replies
+from adjudicator.mail import press
 from adjudicator.mail.ingest import ingest
 from adjudicator.campaign.pipeline import check_document
 from adjudicator.common.rng import Rng
@@ -93,14 +94,14 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
 
 def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
     """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
-    desk = commands.Desk(campaign, number, before, over=False)
+    desk = replies.Desk(campaign, number, before, over=False)
     report = reports.get(f"reports/{player}.txt")
     return [
-        commands.help_reply(desk, player),
-        commands.status_reply(desk, player, filed),
-        commands.orders_reply(desk, player, filed),
-        commands.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
-        commands.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
+        replies.help_reply(desk, player),
+        replies.status_reply(desk, player, filed),
+        replies.orders_reply(desk, player, filed),
+        replies.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
+        replies.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
         press.relay(campaign, before, number, False, 1, player, "all", "Hello.").receipt,
     ]
 

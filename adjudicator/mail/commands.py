@@ -19,27 +19,22 @@ Who asks is settled as for orders: in a campaign with passwords, a line `passwor
 passwords, the sender's address must be the one registered for the seat. Every answer
 goes to the seat's registered address and nowhere else (never a Reply-To, never an
 unregistered sender): a message nobody can be proved to have sent gets no answer.
-Each answer is built from the asking seat's view and its own files only.
+The answers themselves are built in mail/answers.py, from the asking seat's view only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import email.utils
-import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..campaign import schedule
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.pipeline import Submission
-from ..campaign.turn import load_submission
 from ..common import atomic, yamlsafe
-from ..common.resources import resource_dir
 from ..games.base import State
-from . import absences, compose, inbox, press
+from . import absences, answers, compose, inbox, press
 
 WORDS = ("help", "status", "orders", "check", "report", "press", "absence")
 _ALONE = frozenset({"help", "status", "orders", "check"})
@@ -49,7 +44,6 @@ _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\
 _PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
-GUIDE = "docs/players.md (the player's guide)"
 
 
 @dataclass(frozen=True)
@@ -171,192 +165,6 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
     return Asker(seat)
 
 
-# -- what the answers read ------------------------------------------------------------
-
-
-@dataclass
-class Desk:
-    """What every answer is built from: the campaign's settings, the pending turn and its state,
-    the moment (None: unknown; then no time left is said) and the granted absences. Each answer
-    takes the asking seat and that seat's own files; it reads the state only through the game's
-    view of that seat, its `due` and its `phase`."""
-
-    campaign: Campaign
-    pending: int
-    state: State
-    over: bool
-    now: dt.datetime | None = None
-    granted: list[absences.Absence] = field(default_factory=list)
-
-    def name(self, seat: str) -> str:
-        return str(self.state.get("names", {}).get(seat, seat))
-
-    @property
-    def title(self) -> str:
-        return f"{self.campaign.config.get('name')} ({self.campaign.game.title})"
-
-
-def _deadline(desk: Desk) -> list[str]:
-    try:
-        due = schedule.deadline(desk.campaign.schedule, desk.pending)
-    except schedule.ScheduleError:
-        return ["Deadline: the GM's schedule cannot be read just now."]
-    if due is None:
-        return ["Deadline: none is set for this turn."]
-    left = f" ({schedule.time_left(due, desk.now)})" if desk.now is not None else ""
-    return [f"Deadline for turn {desk.pending}: {due.text}{left}."]
-
-
-def _readings(sub: Submission, verb: str) -> list[str]:
-    """A checked order file in words, as the acknowledgement and `pbem check` say it."""
-    if sub.nmr:
-        lines = ["REJECTED as a whole; you would count as NMR (no moves received). What is wrong:"]
-        return lines + [f"  - {p.where}: {p.what}" for p in sub.problems]
-    if not sub.readings:
-        return ["It holds no orders (orders: []), which is a valid choice."]
-    lines = ["The orders as the adjudicator reads them:"]
-    for reading in sub.readings:
-        lines.append(f"  {reading.index + 1:2d}. {reading.written}")
-        lines.append(f"      -> {reading.meaning}" if reading.accepted else f"      -> VOID: {reading.void}. This order {verb} nothing; the others stand.")
-    return lines
-
-
-def command_list(campaign: Campaign) -> list[str]:
-    mode = _press_mode(campaign)
-    lines = [
-        "  help               this list, the order format and the deadline",
-        "  status             the turn, its deadline, who is due, whether your orders are filed",
-        "  orders             your orders filed for the pending turn, as the adjudicator reads them",
-        "  check              with your order file below (or attached): how it would be read; nothing is filed",
-        "  report [N]         your report of turn N again (without N: the latest)",
-    ]
-    if mode != "none":
-        lines.append("  press TO...        with your text below: a message to the players you name (ids or names, or all)")
-    if mode == "grey":
-        lines.append("  press anonymous TO...  the same, without your name")
-    lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
-    return lines
-
-
-def _press_mode(campaign: Campaign) -> str:
-    try:
-        return press.settings(campaign)[0]
-    except press.PressError:
-        return "none"
-
-
-def _how_to_ask(campaign: Campaign) -> list[str]:
-    lines = ["Write the command as the Subject of your mail, or as its first line."]
-    if campaign.uses_passwords:
-        lines.append("This campaign uses passwords: add a line  password: YOUR PASSWORD  to every command.")
-    return lines
-
-
-def help_reply(desk: Desk, seat: str) -> str:
-    game = desk.campaign.game
-    lines = [f"{desk.title}: the judge's commands, for {desk.name(seat)} ({seat}).", "", *_how_to_ask(desk.campaign), "", *command_list(desk.campaign), ""]
-    mode = _press_mode(desk.campaign)
-    lines.append({"none": "Press: none in this campaign.", "signed": "Press is signed: the players you write to see your name.",
-                  "anonymous": "Press is anonymous: the players you write to are never told who sent it.",
-                  "grey": "Press is signed unless you write press anonymous."}[mode])
-    lines.append("")
-    if desk.over:
-        lines.append("The game is over: no orders are due. report and status still answer.")
-    else:
-        phase = game.phase(desk.state)
-        document = _schema_document(game.id, phase)
-        lines.append(f"Orders for turn {desk.pending} (phase {phase}): an order file, attached as a .yaml file or pasted into the mail:")
-        lines += ["  player: YOUR ID", f"  turn: {desk.pending}"]
-        if desk.campaign.uses_passwords:
-            lines.append('  password: "YOUR PASSWORD"')
-        lines += ["  orders:", "    - ONE ORDER", "    - ANOTHER ORDER"]
-        if document.get("description"):
-            lines += ["", f"Each order ({document.get('title', 'order')}): {document['description']}"]
-        lines += ["The order form at the end of your latest report has the lines for you (send: report).", ""]
-        lines += _deadline(desk)
-    lines += ["", f"More: {GUIDE}."]
-    return "\n".join(lines) + "\n"
-
-
-def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
-    path = resource_dir("schemas") / game_id / f"{phase}.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
-    game, campaign = desk.campaign.game, desk.campaign
-    lines = [f"{desk.title}: status for {desk.name(seat)} ({seat}).", ""]
-    if desk.over:
-        winners = ", ".join(desk.name(p) for p in game.winners(desk.state))
-        lines.append(f"The game is over after turn {desk.pending - 1}. Winners: {winners}.")
-    else:
-        lines.append(f"Turn {desk.pending}, phase {game.phase(desk.state)}.")
-        lines += _deadline(desk)
-        due = game.due(desk.state)
-        lines.append(f"Due this turn: {', '.join(desk.name(p) for p in due)}.")
-        if seat not in due:
-            lines.append("You have nothing to order this turn.")
-        elif filed is None:
-            lines.append(f"Your orders for turn {desk.pending}: none filed yet.")
-        else:
-            sub = load_submission(campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
-            if sub.nmr:
-                lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
-            else:
-                void = f", {len(sub.void)} of them void" if sub.void else ""
-                lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
-    current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
-    if current:
-        lines += ["", "Absences granted by the GM:"]
-        lines += [f"  {desk.name(a.seat)}: {a.text}" for a in current]
-    return "\n".join(lines) + "\n"
-
-
-def orders_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
-    lines = [f"{desk.title}: orders filed for {desk.name(seat)} ({seat}).", ""]
-    if desk.over:
-        lines.append("The game is over: no orders are due.")
-    elif seat not in desk.campaign.game.due(desk.state):
-        lines.append(f"You have nothing to order in turn {desk.pending}.")
-    elif filed is None:
-        lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received).")
-    else:
-        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
-        lines.append(f"For turn {desk.pending} this file is filed for you (the newest you sent).")
-        lines += _readings(sub, "does")
-    return "\n".join(lines) + "\n"
-
-
-def check_reply(desk: Desk, seat: str, data: bytes | _Unreadable, where: str) -> str:
-    """The reading `pbem check` gives of an order file (`data`: its bytes, or why none could be taken from the mail)."""
-    lines = [f"{desk.title}: your order file checked, {desk.name(seat)} ({seat}). Nothing was filed.", ""]
-    if desk.over:
-        lines.append("The game is over: no orders are due.")
-    elif isinstance(data, _Unreadable):
-        lines += [f"No order file could be read: {data.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
-    else:
-        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, data, where)
-        if sub.nmr and seat not in desk.campaign.game.due(desk.state):
-            lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
-        else:
-            lines.append(f"The file ({where}) for turn {desk.pending}: " + ("accepted." if not sub.nmr else ""))
-            lines += _readings(sub, "would do")
-        lines += ["", "To file it, send it again without the word check."]
-    return "\n".join(lines) + "\n"
-
-
-def report_reply(desk: Desk, seat: str, turn: int, report: str | None) -> str:
-    if report is None:
-        last = desk.pending - 1
-        return f"{desk.title}: there is no report of turn {turn} for {desk.name(seat)}; reports exist for turns 0 to {last} (report N).\n"
-    return report
-
-
-@dataclass(frozen=True)
-class _Unreadable:
-    reason: str
-
-
 # -- answering one message ----------------------------------------------------------------
 
 
@@ -378,11 +186,11 @@ class Inbound:
     """The sender's address, lower case ("" when unreadable)."""
 
     @cached_property
-    def desk(self) -> Desk:
-        return Desk(self.campaign, self.pending, self.state, self.over, self.now, absences.granted(self.campaign.root))
+    def desk(self) -> answers.Desk:
+        return answers.Desk(self.campaign, self.pending, self.state, self.over, self.now, absences.granted(self.campaign.root))
 
 
-def _filed(desk: Desk, seat: str) -> bytes | None:
+def _filed(desk: answers.Desk, seat: str) -> bytes | None:
     """The seat's order file for the pending turn, read as the adjudication reads it (a regular file, to
     one byte past the size limit); only that one file, whatever the size of the campaign."""
     folder = desk.campaign.turn_dir(desk.pending) / "orders"
@@ -400,27 +208,27 @@ def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
     return path.read_text(encoding="utf-8")
 
 
-def _report_turn(desk: Desk, arguments: str) -> int | None:
+def _report_turn(desk: answers.Desk, arguments: str) -> int | None:
     words = [w for w in arguments.lower().split() if w != "turn"]
     if not words:
         return desk.pending - 1
     return int(words[0]) if len(words) == 1 and words[0].isdigit() else None
 
 
-def _document(message: Any) -> tuple[bytes | _Unreadable, str]:
+def _document(message: Any) -> tuple[bytes | answers.Unreadable, str]:
     """The order file a `check` carries, as bytes, and where it was found."""
     try:
         found = inbox.find_orders(message)
     except (inbox.NoOrders, inbox.BadOrderFile) as exc:
-        return _Unreadable(str(exc)), ""
+        return answers.Unreadable(str(exc)), ""
     except Exception as exc:  # noqa: BLE001 - a player's bytes never stop an ingest
-        return _Unreadable(f"it could not be taken from the mail ({type(exc).__name__})"), ""
+        return answers.Unreadable(f"it could not be taken from the mail ({type(exc).__name__})"), ""
     return found.data, found.where
 
 
-def _envelope(data: bytes | _Unreadable) -> Any:
+def _envelope(data: bytes | answers.Unreadable) -> Any:
     """A check's order file read for its player: and password: lines (None when it cannot be read)."""
-    if isinstance(data, _Unreadable):
+    if isinstance(data, answers.Unreadable):
         return None
     try:
         return yamlsafe.load(data)
@@ -435,7 +243,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     entry.stored = f"mail/commands/{inbound.label}.eml"
     (root / "mail" / "commands").mkdir(parents=True, exist_ok=True)
     atomic.write_file(root / entry.stored, inbound.raw)
-    document, where = _document(inbound.message) if command.word == "check" else (_Unreadable(""), "")
+    document, where = _document(inbound.message) if command.word == "check" else (answers.Unreadable(""), "")
     asker = authenticate(desk.campaign, desk.pending, inbound.address, own_text(inbound.message), _envelope(document))
     if asker.seat is None:
         entry.reason = f"not answered: {asker.refusal}"
@@ -448,19 +256,19 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     files: dict[str, bytes] = {}
     what = command.word
     if command.word == "help":
-        body = help_reply(desk, seat)
+        body = answers.help_reply(desk, seat)
     elif command.word == "status":
-        body = status_reply(desk, seat, _filed(desk, seat))
+        body = answers.status_reply(desk, seat, _filed(desk, seat))
     elif command.word == "orders":
-        body = orders_reply(desk, seat, _filed(desk, seat))
+        body = answers.orders_reply(desk, seat, _filed(desk, seat))
     elif command.word == "check":
-        body = check_reply(desk, seat, document, where)
+        body = answers.check_reply(desk, seat, document, where)
     elif command.word == "report":
         turn = _report_turn(desk, command.arguments)
         if turn is None:
             body = f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
         else:
-            body, what = report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
+            body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
         relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, _envelope_cut(command.text))
         if relayed.record is not None:
@@ -507,7 +315,7 @@ def not_understood(inbound: Inbound, entry: Any, why: str) -> Any:
         return entry  # no backscatter: an unregistered sender is never answered
     campaign = inbound.desk.campaign
     lines = [f"{inbound.desk.title}: your message was neither orders nor a command, so nothing was done.", ""]
-    lines += [f"It holds no orders: {why}.", "", *_how_to_ask(campaign), *command_list(campaign), "", f"More: {GUIDE}."]
+    lines += [f"It holds no orders: {why}.", "", *answers.how_to_ask(campaign), *answers.command_list(campaign), "", f"More: {answers.GUIDE}."]
     entry.acknowledged = _reply(inbound, seat, "your message was not understood", "\n".join(lines) + "\n")
     return entry
 
