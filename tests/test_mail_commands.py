@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from reliability_kit import crashpoint, pbem, smtp_server, spread
+from reliability_kit import crashpoint, pbem, smtp_server, spread, uninterrupted
 from reliability_kit import snapshot as visible
 from test_ingest import mail, maildir, order_text, passwords, snapshot
 
@@ -275,11 +275,7 @@ def test_ingest_of_commands_and_press_survives_every_kill_point(tmp_path: Path) 
     del config["schedule"]  # no time left in the answers: an uninterrupted run and a rerun say the same
     (before / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
     reference = tmp_path / "reference"
-    shutil.copytree(before, reference)
-    counted = crashpoint(0, "ingest", reference, source)
-    assert counted.returncode == 0, counted.stderr
-    changes = int(counted.stderr.strip().splitlines()[-1])
-    expected = visible(reference)
+    changes, expected = uninterrupted(before, reference, "ingest", source)
     assert sum("/press-" in name for name in expected) == 3  # david, maria and the GM
     for point in spread(changes, 8):
         root = tmp_path / f"kill-{point}"
