@@ -24,6 +24,7 @@ from . import absences, press
 
 GUIDE = "docs/players.md (the player's guide)"
 
+
 @dataclass
 class Desk:
     """What every answer is built from: the campaign's settings, the pending turn and its state,
