@@ -16,6 +16,7 @@ from types import ModuleType
 
 from . import __version__
 from .commands import (
+    absence,
     adjudicate,
     audit,
     check,
@@ -45,6 +46,7 @@ COMMANDS: dict[str, ModuleType] = {
     "deadline": deadline,
     "replace": replace,
     "standin": standin,
+    "absence": absence,
     "show": show,
     "report": report,
     "audit": audit,

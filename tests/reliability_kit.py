@@ -9,6 +9,7 @@ import datetime as dt
 import email
 import email.policy
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -38,6 +39,14 @@ def crashpoint(point: int | str, *args: Any, env: dict[str, str] | None = None) 
     return subprocess.run(
         [sys.executable, str(CRASHPOINT), str(point), *map(str, args)], capture_output=True, text=True, env={**ENV, **(env or {})}, timeout=120, check=False
     )
+
+
+def uninterrupted(before: Path, at: Path, command: str, *args: Any) -> tuple[int, dict[str, bytes]]:
+    """`pbem COMMAND` run once, whole, on a copy of `before` made at `at`: (its file-system changes, the files it leaves)."""
+    shutil.copytree(before, at)
+    counted = crashpoint(0, command, at, *args)
+    assert counted.returncode == 0, counted.stderr
+    return int(counted.stderr.strip().splitlines()[-1]), snapshot(at)
 
 
 def spread(count: int, wanted: int) -> list[int]:

@@ -29,6 +29,7 @@ from reliability_kit import (
     smtp_server,
     snapshot,
     spread,
+    uninterrupted,
 )
 
 from adjudicator.campaign.audit import audit
@@ -75,12 +76,7 @@ def _mailbox(folder: Path, root: Path) -> Path:
 def test_ingest_survives_every_kill_point(tmp_path: Path) -> None:
     before = _campaign(tmp_path / "before")
     source = _mailbox(tmp_path / "Maildir", before)
-    reference = tmp_path / "reference"
-    shutil.copytree(before, reference)
-    counted = crashpoint(0, "ingest", reference, source)
-    assert counted.returncode == 0, counted.stderr
-    changes = int(counted.stderr.strip().splitlines()[-1])
-    expected = snapshot(reference)
+    changes, expected = uninterrupted(before, tmp_path / "reference", "ingest", source)
     order_files = {data for name, data in expected.items() if name.startswith("mail/turn-001/") and name.endswith(".yaml")}
     for point in spread(changes, 10):
         root = tmp_path / f"kill-{point}"

@@ -292,7 +292,7 @@ def hostile_email(data: st.DataObject, victim: str, password: str, demo: dict[st
     headers = {  # written as raw bytes: the email package itself refuses to build some of these
         "From": data.draw(st.sampled_from([f"{victim}@example.org", f"{others[0]}@example.org", "<<>>", "=?utf-8?b?!!!?=", "", "mailer-daemon@x.org"])),
         "To": "gm@example.org",
-        "Subject": data.draw(st.sampled_from(["orders", "=?x-unknown?q?=FF?=", "\u202eredro", "x" * 2000])),
+        "Subject": data.draw(st.sampled_from(["orders", "=?x-unknown?q?=FF?=", "\u202eredro", "x" * 2000, "STATUS", "check", "press all", "report 1"])),
         "Date": data.draw(st.sampled_from(["Mon, 30 Nov 2026 10:00:00 +0000", "yesterday", "Mon, 31 Feb 2026 99:99:99 +9999", ""])),
         "Message-ID": data.draw(st.sampled_from(["<a@x>", "", "<" + "m" * 3000 + ">", f"<{data.draw(st.integers(0, 10**9))}@x>"])),
     }
@@ -358,9 +358,11 @@ def test_hostile_emails_never_break_an_ingest_or_touch_another_player(game_id: s
         if count <= CLI_EMAILS:
             (sample / f"{count:05d}.eml").write_bytes(raw)
         for entry in ingest(root, [path], now=NOW).entries:
-            assert entry.status in ("filed", "superseded", "rejected")
-            assert entry.status == "rejected" or entry.player == victim, "a message was filed for a player whose password it lacks"
-            if entry.status == "rejected":
+            assert entry.status in ("filed", "superseded", "rejected", "answered")  # answered: a command (mail/commands.py)
+            assert entry.status == "rejected" or entry.player in (victim, None if entry.status == "answered" else victim), (
+                "a message was filed or answered for a player whose password it lacks"
+            )
+            if entry.status in ("rejected", "answered"):
                 assert entry.reason.strip() and (root / entry.stored).read_bytes() == raw
         assert {p: (campaign.turn_dir(1) / "orders" / f"{p}.yaml").read_bytes() for p in others} == filed
 

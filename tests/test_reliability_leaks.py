@@ -5,10 +5,11 @@
    offers (hands, hiding places, identity dice, unattacked guards, exchanged and
    set-aside cards); every other player's report (with its order form), the
    public reports, their `show --json --player` output and the reading of their
-   own orders (what `pbem check` and the acknowledgement print) must not move by a byte.
-2. A whole campaign of every game played by email (ingest, adjudicate, mail):
-   no password, password hash, seed or other player's address in any report,
-   outbox message, `pbem check` output or `show --json --player` output.
+   own orders (what `pbem check` and the acknowledgement print) must not move by a byte;
+   nor may their answers to every mail command (help, status, orders, check, report, press).
+2. A whole campaign of every game played by email (ingest, adjudicate, mail, and every
+   command and press by mail): no password, password hash, seed or other player's
+   address in any report, outbox message, `pbem check` output or `show --json --player` output.
 
 CI plays one campaign per game; PBEM_THOROUGH=1 plays four seeds per game.
 """
@@ -34,6 +35,8 @@ from adjudicator.cli import main
 from adjudicator.common import yamlsafe
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
+from adjudicator.mail import answers as replies
+from adjudicator.mail import press
 from adjudicator.mail.ingest import ingest
 
 SEEDS = ["leak-2", "leak-3", "leak-6", "leak-8"] if THOROUGH else ["leak-2"]  # seeds where every game offers disguised worlds
@@ -89,6 +92,36 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
     print(f"FIGURE {game.id} disguised worlds compared: {compared} over {played.last_turn} turns, leaks 0")
 
 
+def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
+    """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
+    desk = replies.Desk(campaign, number, before, over=False)
+    report = reports.get(f"reports/{player}.txt")
+    return [
+        replies.help_reply(desk, player),
+        replies.status_reply(desk, player, filed),
+        replies.orders_reply(desk, player, filed),
+        replies.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
+        replies.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
+        press.relay(campaign, before, number, False, 1, player, "all", "Hello.").receipt,
+    ]
+
+
+def test_command_answers_are_functions_of_the_seats_view(played: Campaign) -> None:
+    compared = 0
+    for world in disguised_worlds(played, purpose="leak"):
+        number, holder = world.number, world.holder
+        for other in (p for p in world.base_before["players"] if p != holder):
+            path = played.turn_dir(number) / "orders" / f"{other}.yaml"
+            filed = path.read_bytes() if path.is_file() else None
+            as_played = answers(played, number, world.base_before, world.base_reports, other, filed)
+            disguised = answers(played, number, world.before, world.reports, other, filed)
+            for word, a, b in zip(["help", "status", "orders", "check", "report", "press"], as_played, disguised, strict=True):
+                assert a == b, f"turn {number}: {other}'s answer to {word} moved with {holder}'s secrets"
+            compared += 1
+    assert compared > 0, "the game offered no disguised worlds"
+    print(f"FIGURE {played.game.id} command answers compared: {compared * 6}, leaks 0")
+
+
 # -- a campaign by email: no secret in anything a player gets ----------------------------------------
 
 
@@ -126,7 +159,15 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
             checked.write_text(text)
             main(["check", str(checked), "--campaign", str(root)])
             facing[player].append(capsys.readouterr().out)
+        asking = tmp_path / f"commands-{pending}"  # every command by mail, and press to all
+        asking.mkdir()
+        for player in ids:
+            for word in ("help", "status", "orders", "report", f"press all\nfrom {player}, turn {pending}"):
+                body = f"{word}\npassword: {passwords[player]}\n"
+                (asking / f"{player}-{word[:6]}.eml").write_bytes(order_mail(f"{player}@example.org", body, f"<{player}.{word[:6]}.{pending}@x>", attach=False))
         assert all(e.status == "filed" for e in ingest(root, [inbox], now=NOW).entries)
+        answered = ingest(root, [asking], now=NOW).entries
+        assert all(e.status == "answered" and e.acknowledged == [f"{e.player}@example.org"] for e in answered), [(e.status, e.player, e.found, e.reason, e.acknowledged) for e in answered]
         adjudicate(root, nmr=True)
         assert main(["mail", str(root)]) == 0
         capsys.readouterr()
@@ -137,7 +178,7 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
         facing[path.stem if path.stem in facing else "public"].append(path.read_text())
     for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
         owner = next((p for p in ids if path.stem.endswith(f"-{p}")), None)
-        if owner is None and path.stem.startswith("ack-"):
+        if owner is None and path.stem.startswith(("ack-", "reply-")):
             owner = next(p for p in ids if f"{p}@example.org" in _decoded(path))
         facing[owner or "public"].append(_decoded(path))
     assert sum(len(v) for v in facing.values()) > 4 * len(ids)

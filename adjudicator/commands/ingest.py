@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [green]filed[/]      {who} for turn {entry.turn}, from {sender} ({escape(entry.found)})")
         elif entry.status == "superseded":
             out.print(f"  [yellow]superseded[/] {who} for turn {entry.turn}, from {sender}: {escape(entry.reason)}")
+        elif entry.status == "answered":
+            out.print(f"  [cyan]answered[/]   {who}, from {sender}: {escape(entry.found)}: {escape(entry.reason)}")
         else:
             out.print(f"  [red]rejected[/]   {sender} ({who}): {escape(entry.reason)}  -> {escape(entry.stored)}")
         for note in entry.notes:
@@ -42,5 +44,7 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"  [yellow]note:[/] {escape(note)}")
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
-    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected), {result.skipped} already ingested.")
+    answered = sum(e.status == "answered" for e in result.entries)
+    commands = f", {answered} commands answered" if answered else ""
+    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected{commands}), {result.skipped} already ingested.")
     return 0

@@ -55,7 +55,7 @@ from ..campaign.folder import Campaign, turn_name
 from ..campaign.pipeline import Submission, check_document
 from ..campaign.turn import pending_state
 from ..common import atomic, yamlsafe
-from . import compose, inbox
+from . import commands, compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -88,7 +88,8 @@ class Entry:
     """The message's Date in UTC (ISO 8601); None when it has none that can be read or it is in the future."""
     subject: str
     status: str
-    """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed) or `rejected`."""
+    """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed), `rejected`,
+    or `answered` (a command for the judge, mail/commands.py)."""
     turn: int | None = None
     """The turn pending when the message was handled."""
     player: str | None = None
@@ -370,10 +371,16 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             "kept, not read (a limit against floods)",
             seat_by_address,
         )
+    inbound = commands.Inbound(campaign, ctx.pending, ctx.state, ctx.over, ctx.now, message, incoming.raw, seq, label, address)
+    command = commands.recognise(message)
+    if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
+        return _Decision(commands.answer(inbound, command, entry))
     try:
         found = inbox.find_orders(message)
-    except inbox.NoOrders as exc:
-        return reject(f"no orders: {exc}", seat_by_address, reply=True)
+    except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
+        refused = reject(f"no orders: {exc}", seat_by_address)
+        commands.not_understood(inbound, refused.entry, str(exc))
+        return refused
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001

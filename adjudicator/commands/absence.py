@@ -1,0 +1,41 @@
+"""`pbem absence`: list the absences granted, or grant one a player asked for by mail."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .console import Failure, console
+
+HELP = "list the granted absences, or grant one (players ask by mail: absence FROM TO)"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir")
+    p.add_argument("seat", nargs="?", help="the seat's player id (with --grant)")
+    p.add_argument("--grant", nargs=2, metavar=("FROM", "TO"), help="the first and last day away, e.g. 2026-12-24 2027-01-02")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..campaign.folder import Campaign
+    from ..common import atomic
+    from ..mail import absences
+
+    root = Path(args.dir)
+    Campaign.open(root)
+    out = console()
+    if args.grant:
+        if not args.seat:
+            raise Failure("absence --grant needs the seat: pbem absence DIR SEAT --grant FROM TO")
+        with atomic.locked(root):
+            added = absences.grant(Campaign.open(root), args.seat, *args.grant)
+        out.print(f"Granted: {added.seat}, {added.text} (gm/absences.yaml; listed in every status reply).", markup=False)
+        out.print(f"To move the deadline as well: pbem deadline {args.dir} --extend DURATION", markup=False)
+        return 0
+    if args.seat:
+        raise Failure("give --grant FROM TO to grant an absence, or no seat to list them")
+    granted = absences.granted(root)
+    for absence in granted:
+        out.print(f"  {absence.seat}: {absence.text}", markup=False)
+    out.print(f"{len(granted)} absences granted." if granted else "No absences granted.", markup=False)
+    return 0

@@ -1,0 +1,210 @@
+"""The judge's answers to commands by mail (design 12), each built for one seat from what that seat may know.
+
+Every answer takes a Desk (the campaign's settings, the pending turn and its state, the moment
+and the granted absences) and the asking seat, with that seat's own files. It reads the state
+only through the game's view of the seat, its `due` and its `phase`: another player's secrets
+cannot move a byte of it (tests/test_reliability_leaks.py). mail/commands.py decides who asks
+and where the answer goes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..campaign import schedule
+from ..campaign.folder import Campaign
+from ..campaign.pipeline import Submission
+from ..campaign.turn import load_submission
+from ..common.resources import resource_dir
+from ..games.base import State
+from . import absences, press
+
+GUIDE = "docs/players.md (the player's guide)"
+
+
+@dataclass
+class Desk:
+    """What every answer is built from: the campaign's settings, the pending turn and its state,
+    the moment (None: unknown; then no time left is said) and the granted absences. Each answer
+    takes the asking seat and that seat's own files; it reads the state only through the game's
+    view of that seat, its `due` and its `phase`."""
+
+    campaign: Campaign
+    pending: int
+    state: State
+    over: bool
+    now: dt.datetime | None = None
+    granted: list[absences.Absence] = field(default_factory=list)
+
+    def name(self, seat: str) -> str:
+        return str(self.state.get("names", {}).get(seat, seat))
+
+    @property
+    def title(self) -> str:
+        return f"{self.campaign.config.get('name')} ({self.campaign.game.title})"
+
+
+def _deadline(desk: Desk) -> list[str]:
+    try:
+        due = schedule.deadline(desk.campaign.schedule, desk.pending)
+    except schedule.ScheduleError:
+        return ["Deadline: the GM's schedule cannot be read just now."]
+    if due is None:
+        return ["Deadline: none is set for this turn."]
+    left = f" ({schedule.time_left(due, desk.now)})" if desk.now is not None else ""
+    return [f"Deadline for turn {desk.pending}: {due.text}{left}."]
+
+
+def _readings(sub: Submission, verb: str) -> list[str]:
+    """A checked order file in words, as the acknowledgement and `pbem check` say it."""
+    if sub.nmr:
+        lines = ["REJECTED as a whole; you would count as NMR (no moves received). What is wrong:"]
+        return lines + [f"  - {p.where}: {p.what}" for p in sub.problems]
+    if not sub.readings:
+        return ["It holds no orders (orders: []), which is a valid choice."]
+    lines = ["The orders as the adjudicator reads them:"]
+    for reading in sub.readings:
+        lines.append(f"  {reading.index + 1:2d}. {reading.written}")
+        lines.append(f"      -> {reading.meaning}" if reading.accepted else f"      -> VOID: {reading.void}. This order {verb} nothing; the others stand.")
+    return lines
+
+
+def command_list(campaign: Campaign) -> list[str]:
+    mode = _press_mode(campaign)
+    lines = [
+        "  help               this list, the order format and the deadline",
+        "  status             the turn, its deadline, who is due, whether your orders are filed",
+        "  orders             your orders filed for the pending turn, as the adjudicator reads them",
+        "  check              with your order file below (or attached): how it would be read; nothing is filed",
+        "  report [N]         your report of turn N again (without N: the latest)",
+    ]
+    if mode != "none":
+        lines.append("  press TO...        with your text below: a message to the players you name (ids or names, or all)")
+    if mode == "grey":
+        lines.append("  press anonymous TO...  the same, without your name")
+    lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
+    return lines
+
+
+def _press_mode(campaign: Campaign) -> str:
+    try:
+        return press.settings(campaign)[0]
+    except press.PressError:
+        return "none"
+
+
+def how_to_ask(campaign: Campaign) -> list[str]:
+    lines = ["Write the command as the Subject of your mail, or as its first line."]
+    if campaign.uses_passwords:
+        lines.append("This campaign uses passwords: add a line  password: YOUR PASSWORD  to every command.")
+    return lines
+
+
+def help_reply(desk: Desk, seat: str) -> str:
+    game = desk.campaign.game
+    lines = [f"{desk.title}: the judge's commands, for {desk.name(seat)} ({seat}).", "", *how_to_ask(desk.campaign), "", *command_list(desk.campaign), ""]
+    mode = _press_mode(desk.campaign)
+    lines.append({"none": "Press: none in this campaign.", "signed": "Press is signed: the players you write to see your name.",
+                  "anonymous": "Press is anonymous: the players you write to are never told who sent it.",
+                  "grey": "Press is signed unless you write press anonymous."}[mode])
+    lines.append("")
+    if desk.over:
+        lines.append("The game is over: no orders are due. report and status still answer.")
+    else:
+        phase = game.phase(desk.state)
+        document = _schema_document(game.id, phase)
+        lines.append(f"Orders for turn {desk.pending} (phase {phase}): an order file, attached as a .yaml file or pasted into the mail:")
+        lines += ["  player: YOUR ID", f"  turn: {desk.pending}"]
+        if desk.campaign.uses_passwords:
+            lines.append('  password: "YOUR PASSWORD"')
+        lines += ["  orders:", "    - ONE ORDER", "    - ANOTHER ORDER"]
+        if document.get("description"):
+            lines += ["", f"Each order ({document.get('title', 'order')}): {document['description']}"]
+        lines += ["The order form at the end of your latest report has the lines for you (send: report).", ""]
+        lines += _deadline(desk)
+    lines += ["", f"More: {GUIDE}."]
+    return "\n".join(lines) + "\n"
+
+
+def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
+    path = resource_dir("schemas") / game_id / f"{phase}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
+    game, campaign = desk.campaign.game, desk.campaign
+    lines = [f"{desk.title}: status for {desk.name(seat)} ({seat}).", ""]
+    if desk.over:
+        winners = ", ".join(desk.name(p) for p in game.winners(desk.state))
+        lines.append(f"The game is over after turn {desk.pending - 1}. Winners: {winners}.")
+    else:
+        lines.append(f"Turn {desk.pending}, phase {game.phase(desk.state)}.")
+        lines += _deadline(desk)
+        due = game.due(desk.state)
+        lines.append(f"Due this turn: {', '.join(desk.name(p) for p in due)}.")
+        if seat not in due:
+            lines.append("You have nothing to order this turn.")
+        elif filed is None:
+            lines.append(f"Your orders for turn {desk.pending}: none filed yet.")
+        else:
+            sub = load_submission(campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
+            if sub.nmr:
+                lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
+            else:
+                void = f", {len(sub.void)} of them void" if sub.void else ""
+                lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
+    current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
+    if current:
+        lines += ["", "Absences granted by the GM:"]
+        lines += [f"  {desk.name(a.seat)}: {a.text}" for a in current]
+    return "\n".join(lines) + "\n"
+
+
+def orders_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
+    lines = [f"{desk.title}: orders filed for {desk.name(seat)} ({seat}).", ""]
+    if desk.over:
+        lines.append("The game is over: no orders are due.")
+    elif seat not in desk.campaign.game.due(desk.state):
+        lines.append(f"You have nothing to order in turn {desk.pending}.")
+    elif filed is None:
+        lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received).")
+    else:
+        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
+        lines.append(f"For turn {desk.pending} this file is filed for you (the newest you sent).")
+        lines += _readings(sub, "does")
+    return "\n".join(lines) + "\n"
+
+
+def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> str:
+    """The reading `pbem check` gives of an order file (`data`: its bytes, or why none could be taken from the mail)."""
+    lines = [f"{desk.title}: your order file checked, {desk.name(seat)} ({seat}). Nothing was filed.", ""]
+    if desk.over:
+        lines.append("The game is over: no orders are due.")
+    elif isinstance(data, Unreadable):
+        lines += [f"No order file could be read: {data.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
+    else:
+        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, data, where)
+        if sub.nmr and seat not in desk.campaign.game.due(desk.state):
+            lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
+        else:
+            lines.append(f"The file ({where}) for turn {desk.pending}: " + ("accepted." if not sub.nmr else ""))
+            lines += _readings(sub, "would do")
+        lines += ["", "To file it, send it again without the word check."]
+    return "\n".join(lines) + "\n"
+
+
+def report_reply(desk: Desk, seat: str, turn: int, report: str | None) -> str:
+    if report is None:
+        last = desk.pending - 1
+        return f"{desk.title}: there is no report of turn {turn} for {desk.name(seat)}; reports exist for turns 0 to {last} (report N).\n"
+    return report
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """No order file could be taken from a `check` mail; `reason` says why."""
+
+    reason: str

@@ -1,0 +1,343 @@
+"""Commands by mail: players ask the judge, and the judge answers (design 12).
+
+    CAMPAIGN/mail/commands/<seq>-<hash>.eml        each command message, raw, as received
+    CAMPAIGN/mail/outbox/turn-NNN/reply-<seq>.eml  the judge's answer
+    CAMPAIGN/mail/outbox/turn-NNN/absence-<seq>.eml the GM told of an absence request
+
+A message is a command when its Subject (after `Re:`, `Fwd:` and `[tags]`), or the first
+line of its own text that is not blank, starts with a command word, in any case. The
+own text is what ingest reads for orders (mail/inbox.py): the plain text or the HTML
+made text, decoded from its charset, without quoted lines, signature or forwarded mail.
+`help`, `status`, `orders` and `check` count only written alone (`Orders attached.`
+is no command); `report`, `press` and `absence` take what follows as their arguments.
+A bare `orders` is an order submission when the message holds an order document and,
+as the Subject, when the mail says anything else at all: players have always sent their
+orders (or forgotten to attach them) under that Subject, and ingest explains those.
+
+Who asks is settled as for orders: in a campaign with passwords, a line `password: ...`
+(and, from an address not registered for the seat, a line `player: ID`); without
+passwords, the sender's address must be the one registered for the seat. Every answer
+goes to the seat's registered address and nowhere else (never a Reply-To, never an
+unregistered sender): a message nobody can be proved to have sent gets no answer.
+The answers themselves are built in mail/answers.py, from the asking seat's view only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from ..campaign.folder import Campaign, turn_name
+from ..common import atomic, yamlsafe
+from ..games.base import State
+from . import absences, answers, compose, inbox, press
+
+WORDS = ("help", "status", "orders", "check", "report", "press", "absence")
+_ALONE = frozenset({"help", "status", "orders", "check"})
+"""Commands that take no arguments: a line with more words after them is not the command."""
+
+_SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
+_PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
+
+
+@dataclass(frozen=True)
+class Command:
+    word: str
+    arguments: str
+    """What follows the command word on its line."""
+    where: str
+    """`the Subject` or `the first line`."""
+    text: str
+    """The message's own text below the command (all of it when the command is the Subject)."""
+
+
+def own_text(message: Any) -> str:
+    """The sender's own words, as ingest reads them for orders: quotes, signature and forwards cut."""
+    return inbox._unquoted(inbox._normal(inbox.body_text(message) or ""))  # inbox's readers, shared (not copied)
+
+
+def _match(line: str) -> tuple[str, str] | None:
+    words = line.strip().split(None, 1)
+    if not words:
+        return None
+    word = words[0].lower().rstrip(".!?")
+    arguments = words[1].strip() if len(words) > 1 else ""
+    if word not in WORDS or (word in _ALONE and arguments.strip(".!?")):
+        return None
+    return word, arguments
+
+
+def _has_order_document(message: Any) -> bool:
+    try:
+        inbox.find_orders(message)
+    except inbox.NoOrders:
+        return False
+    except Exception:  # noqa: BLE001 - an attachment that cannot be read is still an order submission, refused by ingest
+        return True
+    return True
+
+
+def _envelope_cut(text: str) -> str:
+    """The text without its envelope lines (password:, player:): those are the judge's, never relayed."""
+    kept = [line for line in text.split("\n") if not (_PASSWORD_LINE.match(line) or _PLAYER_LINE.match(line))]
+    return "\n".join(line.rstrip() for line in kept).strip("\n")
+
+
+def recognise(message: Any) -> Command | None:
+    """The command a message carries, or None (orders, or neither)."""
+    text = own_text(message)
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    candidates = [(_match(_SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)), "the Subject", text)]
+    if first is not None:
+        candidates.append((_match(lines[first]), "the first line", "\n".join(lines[first + 1 :])))
+    for found, where, rest in candidates:
+        if found is None:
+            continue
+        if found[0] == "orders" and (_has_order_document(message) or (where == "the Subject" and _envelope_cut(inbox.body_text(message) or "").strip())):
+            continue  # Subject: orders has always meant "here are my orders": it asks only when nothing else is written
+        return Command(found[0], found[1], where, rest)
+    return None
+
+
+# -- who asks ----------------------------------------------------------------------
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
+        return value[1:-1]
+    return value
+
+
+def _bare(address: str) -> str:
+    """`Tony <tony@example.org>` as campaign.yaml may write it: `tony@example.org`."""
+    return email.utils.parseaddr(address)[1].strip().lower()
+
+
+def registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
+    """The seat whose registered address (for `turn`) is `address`, or None."""
+    for player in campaign.players:
+        registered = campaign.email(player["id"], turn)
+        if address and registered and _bare(registered) == address:
+            return str(player["id"])
+    return None
+
+
+@dataclass(frozen=True)
+class Asker:
+    seat: str | None
+    """The seat proved to have sent the command; None when nobody is."""
+    refusal: str = ""
+    """Why no seat is proved (empty when one is)."""
+    answer_to: str | None = None
+    """The seat whose registered address hears of the refusal (the sender's own, registered), or None."""
+
+
+def authenticate(campaign: Campaign, turn: int, address: str, text: str, document: Any = None) -> Asker:
+    """Who sent a command: as for orders, by password where the campaign has them, else by address."""
+    by_address = registered_seat(campaign, address, turn)
+    claim = _PLAYER_LINE.search(text)
+    claimed = _unquote(claim.group(1)) if claim else (document.get("player") if isinstance(document, dict) else None)
+    if claimed is not None and campaign.player(str(claimed)) is None:
+        return Asker(None, f"the line player: names '{str(claimed)[:40]}', who is not in this campaign", by_address)
+    seat = str(claimed) if claimed is not None else by_address
+    if not campaign.uses_passwords:
+        if by_address is None:
+            return Asker(None, f"{address or 'an unknown address'} is registered for no seat, and this campaign has no passwords")
+        if seat != by_address:
+            return Asker(None, f"it names {seat} but comes from the address registered for {by_address}", by_address)
+        return Asker(seat)
+    if seat is None:
+        return Asker(None, f"{address or 'an unknown address'} is registered for no seat and the message names none (a line player: YOUR ID)")
+    line = _PASSWORD_LINE.search(text)
+    password = _unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
+    if password is None:
+        return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None)
+    if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, _unquote(str(password)), turn)):
+        return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None)
+    return Asker(seat)
+
+
+# -- answering one message ----------------------------------------------------------------
+
+
+@dataclass
+class Inbound:
+    """A message being handled by ingest: what its answer needs."""
+
+    campaign: Campaign
+    pending: int
+    state: State
+    over: bool
+    now: dt.datetime | None
+    message: Any
+    raw: bytes
+    seq: int
+    label: str
+    """The message's file name under mail/ (`<seq>-<hash>`)."""
+    address: str
+    """The sender's address, lower case ("" when unreadable)."""
+
+    @cached_property
+    def desk(self) -> answers.Desk:
+        return answers.Desk(self.campaign, self.pending, self.state, self.over, self.now, absences.granted(self.campaign.root))
+
+
+def _filed(desk: answers.Desk, seat: str) -> bytes | None:
+    """The seat's order file for the pending turn, read as the adjudication reads it (a regular file, to
+    one byte past the size limit); only that one file, whatever the size of the campaign."""
+    folder = desk.campaign.turn_dir(desk.pending) / "orders"
+    for path in (folder / f"{seat}.yaml", folder / f"{seat}.yml"):
+        if path.is_file() and not path.is_symlink():
+            with open(path, "rb") as handle:
+                return handle.read(yamlsafe.MAX_BYTES + 1)
+    return None
+
+
+def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
+    path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
+    if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8")
+
+
+def _report_turn(desk: answers.Desk, arguments: str) -> int | None:
+    words = [w for w in arguments.lower().split() if w != "turn"]
+    if not words:
+        return desk.pending - 1
+    return int(words[0]) if len(words) == 1 and words[0].isdigit() else None
+
+
+def _document(message: Any) -> tuple[bytes | answers.Unreadable, str]:
+    """The order file a `check` carries, as bytes, and where it was found."""
+    try:
+        found = inbox.find_orders(message)
+    except (inbox.NoOrders, inbox.BadOrderFile) as exc:
+        return answers.Unreadable(str(exc)), ""
+    except Exception as exc:  # noqa: BLE001 - a player's bytes never stop an ingest
+        return answers.Unreadable(f"it could not be taken from the mail ({type(exc).__name__})"), ""
+    return found.data, found.where
+
+
+def _envelope(data: bytes | answers.Unreadable) -> Any:
+    """A check's order file read for its player: and password: lines (None when it cannot be read)."""
+    if isinstance(data, answers.Unreadable):
+        return None
+    try:
+        return yamlsafe.load(data)
+    except Exception:  # noqa: BLE001 - the check answer says what is wrong with it
+        return None
+
+
+def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
+    """Answer one command message; fill in and return its mail/ingest.json entry."""
+    desk, root = inbound.desk, inbound.desk.campaign.root
+    entry.status, entry.turn, entry.found = "answered", desk.pending, f"the command '{command.word}' in {command.where}"
+    entry.stored = f"mail/commands/{inbound.label}.eml"
+    (root / "mail" / "commands").mkdir(parents=True, exist_ok=True)
+    atomic.write_file(root / entry.stored, inbound.raw)
+    document, where = _document(inbound.message) if command.word == "check" else (answers.Unreadable(""), "")
+    asker = authenticate(desk.campaign, desk.pending, inbound.address, own_text(inbound.message), _envelope(document))
+    if asker.seat is None:
+        entry.reason = f"not answered: {asker.refusal}"
+        if asker.answer_to is not None:
+            body = f"{desk.title}: your '{command.word}' was NOT answered: {asker.refusal}.\nNothing was done.\n"
+            entry.acknowledged = _reply(inbound, asker.answer_to, command.word, body)
+        return entry
+    seat = asker.seat
+    entry.player = seat
+    files: dict[str, bytes] = {}
+    what = command.word
+    if command.word == "help":
+        body = answers.help_reply(desk, seat)
+    elif command.word == "status":
+        body = answers.status_reply(desk, seat, _filed(desk, seat))
+    elif command.word == "orders":
+        body = answers.orders_reply(desk, seat, _filed(desk, seat))
+    elif command.word == "check":
+        body = answers.check_reply(desk, seat, document, where)
+    elif command.word == "report":
+        turn = _report_turn(desk, command.arguments)
+        if turn is None:
+            body = f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
+        else:
+            body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
+    elif command.word == "press":
+        relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, _envelope_cut(command.text))
+        if relayed.record is not None:
+            press.keep(root, relayed.record)
+            compose.write_outbox(root, relayed.files)
+        body = f"{desk.title}: {relayed.receipt}\n"
+    else:
+        body, files = _absence(inbound, seat, command.arguments)
+    compose.write_outbox(root, files)
+    entry.reason = body.split("\n", 1)[0].removeprefix(f"{desk.title}: ")[:200] if command.word in ("press", "absence") else f"answered {command.word}"
+    entry.acknowledged = _reply(inbound, seat, what, body)
+    return entry
+
+
+def _absence(inbound: Inbound, seat: str, arguments: str) -> tuple[str, dict[str, bytes]]:
+    desk = inbound.desk
+    try:
+        start, end = absences.request(arguments)
+    except absences.AbsenceError as exc:
+        return f"{desk.title}: your absence request was NOT passed on: {exc}.\n", {}
+    name, root = desk.name(seat), desk.campaign.root
+    body = (
+        f"{desk.title}: {name} ({seat}) asks to be away from {start.isoformat()} to {end.isoformat()} (message {inbound.seq}).\n\n"
+        f"To grant it:            pbem absence {root} {seat} --grant {start.isoformat()} {end.isoformat()}\n"
+        f"                        (listed in every status reply from then on)\n"
+        f"To move the deadline:   pbem deadline {root} --extend DURATION  (e.g. 7 days)\n"
+        "Or answer the player yourself.\n"
+    )
+    try:
+        message = compose.make_message(
+            desk.campaign, kind="absence", turn=desk.pending, to=[("", compose.gm_address(desk.campaign))],
+            subject=f"[{desk.campaign.config.get('name')}] absence request from {name}", body=body,
+        )
+    except compose.MailError:
+        return f"{desk.title}: your absence request could not be passed on (the campaign has no GM address); write to the GM.\n", {}
+    files = {f"{turn_name(desk.pending)}/absence-{inbound.seq:05d}.eml": compose.to_bytes(message)}
+    return f"{desk.title}: your absence request ({start.isoformat()} to {end.isoformat()}) was passed to the GM, who decides; granted absences are listed in the status reply.\n", files
+
+
+def not_understood(inbound: Inbound, entry: Any, why: str) -> Any:
+    """A message from a registered address that holds neither orders nor a command: a short list of the commands."""
+    seat = registered_seat(inbound.desk.campaign, inbound.address, inbound.desk.pending)
+    if seat is None:
+        return entry  # no backscatter: an unregistered sender is never answered
+    campaign = inbound.desk.campaign
+    lines = [f"{inbound.desk.title}: your message was neither orders nor a command, so nothing was done.", ""]
+    lines += [f"It holds no orders: {why}.", "", *answers.how_to_ask(campaign), *answers.command_list(campaign), "", f"More: {answers.GUIDE}."]
+    entry.acknowledged = _reply(inbound, seat, "your message was not understood", "\n".join(lines) + "\n")
+    return entry
+
+
+def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
+    """The answer, to the seat's registered address only; the addresses written (none without one)."""
+    desk = inbound.desk
+    address = desk.campaign.email(seat, desk.pending)
+    if not address:
+        return []
+    name = f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
+    if (compose.outbox_dir(desk.campaign.root) / name).is_file():
+        # Written before a crash, perhaps sent since: the answer to a message is written once. Rebuilt
+        # later it could say another time left, get another Message-ID and reach the player twice.
+        return [_bare(address)]
+    parent, references = inbox.thread_ids(inbound.message)
+    try:
+        message = compose.make_message(
+            desk.campaign, kind="ack", turn=desk.pending, to=[(desk.name(seat), address)],
+            subject=f"[{desk.campaign.config.get('name')}] turn {desk.pending}: {what}", body=body, in_reply_to=parent, references=references,
+        )
+    except compose.MailError:
+        return []
+    compose.write_outbox(desk.campaign.root, {name: compose.to_bytes(message)})
+    return [_bare(address)]

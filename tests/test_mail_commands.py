@@ -1,0 +1,303 @@
+"""Commands by mail (design 12) through `pbem ingest` alone: recognised, authenticated, answered
+to the registered address only, delivered by `pbem mail --send` to a real SMTP server."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import shutil
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+import yaml
+from reliability_kit import crashpoint, pbem, smtp_server, spread, uninterrupted
+from reliability_kit import snapshot as visible
+from test_ingest import mail, maildir, order_text, passwords, snapshot
+
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.create import create
+from adjudicator.cli import main
+from adjudicator.mail import commands
+from adjudicator.mail.ingest import ingest, load_index
+
+PLAYERS = [
+    {"id": "tony", "name": "Tony", "email": "tony@example.org"},
+    {"id": "david", "name": "David", "email": "david@example.org"},
+    {"id": "maria", "name": "María José", "email": "maria@example.org"},
+]
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def make(root: Path, passwords: bool = True, schedule: bool = True, **judge: object) -> Path:
+    create(root, "secrets", [dict(p) for p in PLAYERS], seed="mail", gm_email="GM <gm@example.org>", name="Spies", passwords=passwords)
+    config = yaml.safe_load((root / "campaign.yaml").read_text())
+    if schedule:
+        config["schedule"] = {"start": "2026-12-05 20:00", "every": "7 days"}
+    if judge:
+        config["judge"] = judge
+    (root / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
+    return root
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    return make(tmp_path / "spies")
+
+
+def outbox(root: Path) -> dict[str, EmailMessage]:
+    box = root / "mail" / "outbox"
+    return {p.relative_to(box).as_posix(): email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in sorted(box.rglob("*.eml"))}
+
+
+def to(message: EmailMessage) -> list[str]:
+    return [a.addr_spec for a in message["To"].addresses]
+
+
+def run(root: Path, tmp_path: Path, *messages: EmailMessage, name: str = "Maildir") -> list:
+    return ingest(root, [maildir(tmp_path, list(messages), name)], now=NOW).entries
+
+
+def pw(root: Path, player: str) -> str:
+    return f"password: {passwords(root)[player]}\n"
+
+
+# -- recognising a command ------------------------------------------------------------
+
+
+def test_a_command_word_in_the_subject_or_first_line_in_any_case(campaign: Path) -> None:
+    def word(message: EmailMessage) -> str | None:
+        found = commands.recognise(message)
+        return found.word if found else None
+
+    assert word(mail("tony@example.org", "", subject="STATUS")) == "status"
+    assert word(mail("tony@example.org", "", subject="Re: [Spies] Help")) == "help"
+    assert word(mail("tony@example.org", "\n\n  Report 2\nthanks\n", subject="hello")) == "report"
+    assert word(mail("tony@example.org", "> status\nOrders attached.\n", subject="x")) is None  # quoted, then no command
+    assert word(mail("tony@example.org", "Thanks!\n-- \nstatus\n", subject="x")) is None  # below the signature
+    assert word(mail("tony@example.org", html="<html><body><p>Press David</p><p>Hi!</p></body></html>", subject="x")) == "press"
+    latin = mail("maria@example.org", subject="x")
+    latin.set_content("absence 2026-12-24 2027-01-02\n¡Feliz Navidad, señor!\n", charset="iso-8859-1", cte="quoted-printable")
+    assert word(latin) == "absence"
+    assert word(mail("tony@example.org", "status please", subject="x")) is None  # a word-alone command with more words
+    assert word(mail("tony@example.org", "Orders attached.\n", subject="My orders")) is None
+    # Subject: orders is how players have always sent orders: it asks only when nothing else is written.
+    assert word(mail("tony@example.org", attachment=order_text(campaign, "tony", []), subject="orders")) is None
+    assert word(mail("tony@example.org", "Can I have more time?\n", subject="orders")) is None
+    assert word(mail("tony@example.org", pw(campaign, "tony"), subject="Orders")) == "orders"
+    assert word(mail("tony@example.org", "help\n" + pw(campaign, "tony"), subject="orders")) == "help"  # the first line still counts
+    # check carries an order document: it is still the check command
+    assert word(mail("tony@example.org", "check\n" + order_text(campaign, "tony", []), subject="x")) == "check"
+
+
+def test_an_order_submission_under_subject_orders_is_still_filed(campaign: Path, tmp_path: Path) -> None:
+    entries = run(campaign, tmp_path, mail("tony@example.org", attachment=order_text(campaign, "tony", []), subject="orders", message_id="<o@x>"))
+    assert [e.status for e in entries] == ["filed"]
+
+
+# -- who asks, and where the answer goes ----------------------------------------------------
+
+
+def test_answers_go_to_the_registered_address_only(campaign: Path, tmp_path: Path) -> None:
+    good = mail("Tony at work <tony@work.example.com>", f"player: tony\n{pw(campaign, 'tony')}", subject="status", message_id="<s1@x>")
+    good["Reply-To"] = "collector@evil.example"
+    no_password = mail("david@example.org", "", subject="status", message_id="<s2@x>")
+    wrong = mail("stranger@evil.example", "player: maria\npassword: guess\n", subject="report", message_id="<s3@x>")
+    nobody = mail("stranger@evil.example", "hello?\n", subject="hi", message_id="<s4@x>")
+    entries = run(campaign, tmp_path, good, no_password, wrong, nobody)
+    assert [(e.status, e.player) for e in entries] == [("answered", "tony"), ("answered", None), ("answered", None), ("rejected", None)]
+    sent = outbox(campaign)
+    assert set(sent) == {"turn-001/reply-00001.eml", "turn-001/reply-00002.eml"}  # nothing to the stranger, ever
+    assert to(sent["turn-001/reply-00001.eml"]) == ["tony@example.org"] and sent["turn-001/reply-00001.eml"]["Cc"] is None
+    assert "Your orders for turn 1: none filed yet." in sent["turn-001/reply-00001.eml"].get_content()
+    refusal = sent["turn-001/reply-00002.eml"]
+    assert to(refusal) == ["david@example.org"] and "NOT answered: it has no line password:" in refusal.get_content()
+    assert entries[2].reason == "not answered: its password is not the password of maria"
+    for message in sent.values():
+        for secret in passwords(campaign).values():
+            assert secret not in message.as_string()
+
+
+def test_without_passwords_the_registered_address_is_the_proof(tmp_path: Path) -> None:
+    root = make(tmp_path / "open", passwords=False)
+    entries = run(root, tmp_path, mail("tony@example.org", "", subject="help", message_id="<h1@x>"),
+                  mail("tony@elsewhere.example", "player: tony\n", subject="help", message_id="<h2@x>"))
+    assert [(e.status, e.player) for e in entries] == [("answered", "tony"), ("answered", None)]
+    assert list(outbox(root)) == ["turn-001/reply-00001.eml"]
+
+
+def test_neither_orders_nor_a_command_gets_the_list_only_from_a_registered_address(campaign: Path, tmp_path: Path) -> None:
+    chat = mail("david@example.org", "Can I have more time?\n", subject="hello", message_id="<c1@x>")
+    chat["Reply-To"] = "elsewhere@example.net"
+    spam = mail("spam@example.net", "Buy now!\n", subject="hello", message_id="<c2@x>")
+    entries = run(campaign, tmp_path, chat, spam)
+    assert [e.status for e in entries] == ["rejected", "rejected"]
+    sent = outbox(campaign)
+    assert list(sent) == ["turn-001/reply-00001.eml"] and to(sent["turn-001/reply-00001.eml"]) == ["david@example.org"]
+    body = sent["turn-001/reply-00001.eml"].get_content()
+    assert "neither orders nor a command" in body and "report [N]" in body and "press TO..." in body
+
+
+# -- each answer -------------------------------------------------------------------------
+
+
+def test_help_gives_the_commands_the_order_format_and_the_deadline(campaign: Path, tmp_path: Path) -> None:
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="help", message_id="<h@x>"))
+    body = outbox(campaign)["turn-001/reply-00001.eml"].get_content()
+    assert "absence FROM TO" in body and "check" in body and "Press is signed" in body
+    assert "One order for one SID" in body and "  turn: 1" in body and 'password: "YOUR PASSWORD"' in body
+    assert "Deadline for turn 1: Saturday 5 December 2026, 20:00 UTC (UTC) (4 days 8 hours left)." in body
+    assert "docs/players.md" in body
+
+
+def test_status_orders_check_and_report(campaign: Path, tmp_path: Path) -> None:
+    filed = order_text(campaign, "tony", ["SID 1 steal David 8", {"sid": 9, "guard": 1}])
+    checked = order_text(campaign, "tony", ["SID 2 steal Maria 3"])
+    messages = [
+        mail("tony@example.org", attachment=filed, message_id="<f@x>"),
+        mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s@x>"),
+        mail("tony@example.org", pw(campaign, "tony"), subject="orders", message_id="<o@x>"),
+        mail("tony@example.org", "check\n" + checked, subject="Re: your report", message_id="<c@x>"),
+        mail("tony@example.org", pw(campaign, "tony"), subject="report", message_id="<r@x>"),
+        mail("tony@example.org", pw(campaign, "tony"), subject="report 7", message_id="<r7@x>"),
+    ]
+    entries = run(campaign, tmp_path, *messages)
+    assert [e.status for e in entries] == ["filed", "answered", "answered", "answered", "answered", "answered"]
+    sent = outbox(campaign)
+    status = sent["turn-001/reply-00002.eml"].get_content()
+    assert "Turn 1, phase orders." in status and "Due this turn: Tony, David, María José." in status
+    assert "Your orders for turn 1: filed, 2 orders, 1 of them void." in status
+    orders = sent["turn-001/reply-00003.eml"].get_content()
+    assert "SID 1 tries to steal David's secret 8 (worth 15)" in orders and "VOID: orders[1].sid is 9" in orders
+    check = sent["turn-001/reply-00004.eml"].get_content()
+    assert "Nothing was filed." in check and "SID 2 tries to steal María José's secret 3" in check
+    assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"][0] == "SID 1 steal David 8"
+    report = sent["turn-001/reply-00005.eml"]
+    assert report.get_content() == (campaign / "turn-000" / "reports" / "tony.txt").read_text()
+    assert str(report["Subject"]) == "[Spies] turn 1: report of turn 0"
+    assert "no report of turn 7" in sent["turn-001/reply-00006.eml"].get_content()
+
+
+def test_check_names_what_is_wrong_and_files_nothing(campaign: Path, tmp_path: Path) -> None:
+    bad = order_text(campaign, "tony", [], turn=3)
+    run(campaign, tmp_path, mail("tony@example.org", "check\n" + bad, subject="x", message_id="<c@x>"))
+    body = outbox(campaign)["turn-001/reply-00001.eml"].get_content()
+    assert "REJECTED as a whole" in body and "turn: says 3 but the pending turn is 1" in body
+    assert not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+
+
+def test_absence_tells_the_gm_and_a_grant_shows_in_status(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = run(campaign, tmp_path, mail("maria@example.org", pw(campaign, "maria"), subject="absence 2026-12-24 to 2027-01-02", message_id="<a@x>"),
+                  mail("maria@example.org", pw(campaign, "maria"), subject="absence next week", message_id="<b@x>"))
+    sent = outbox(campaign)
+    gm = sent["turn-001/absence-00001.eml"]
+    assert to(gm) == ["gm@example.org"] and f"pbem absence {campaign} maria --grant 2026-12-24 2027-01-02" in gm.get_content()
+    assert "pbem deadline" in gm.get_content()
+    assert "passed to the GM" in sent["turn-001/reply-00001.eml"].get_content()
+    assert "NOT passed on" in sent["turn-001/reply-00002.eml"].get_content() and "turn-001/absence-00002.eml" not in sent
+    assert entries[0].reason.startswith("your absence request (2026-12-24 to 2027-01-02) was passed to the GM")
+    assert main(["absence", str(campaign), "maria", "--grant", "2026-12-24", "2027-01-02"]) == 0
+    assert main(["absence", str(campaign), "maria", "--grant", "2027-01-02", "2026-12-24"]) == 1
+    assert "before" in capsys.readouterr().err
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s@x>"), name="later")
+    assert "Absences granted by the GM:\n  María José: 2026-12-24 to 2027-01-02" in outbox(campaign)["turn-001/reply-00003.eml"].get_content()
+    assert main(["absence", str(campaign), "tony", "--grant", "2026-11-01", "2026-11-30"]) == 0  # over before NOW: not listed
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s2@x>"), name="latest")
+    assert "Tony: 2026-11-01" not in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
+    assert "María José: 2026-12-24" in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
+
+
+def test_commands_are_answered_once_and_change_no_turn_file(campaign: Path, tmp_path: Path) -> None:
+    turn = {k: v for k, v in snapshot(campaign).items() if k.startswith("turn-")}
+    source = maildir(tmp_path, [mail("tony@example.org", pw(campaign, "tony"), subject=word, message_id=f"<{word}@x>") for word in ("help", "status", "orders", "report")])
+    ingest(campaign, [source], now=NOW)
+    after = snapshot(campaign)
+    assert ingest(campaign, [source], now=NOW).skipped == 4 and snapshot(campaign) == after
+    assert {k: v for k, v in after.items() if k.startswith("turn-")} == turn
+    assert [e.status for e in load_index(campaign)] == ["answered"] * 4
+
+
+def test_after_the_game_report_and_status_still_answer(tmp_path: Path) -> None:
+    root = make(tmp_path / "done", passwords=False, schedule=False)
+    for _ in range(5):
+        adjudicate(root, nmr=True)
+    entries = run(root, tmp_path, mail("tony@example.org", "", subject="status", message_id="<s@x>"),
+                  mail("tony@example.org", "", subject="report", message_id="<r@x>"),
+                  mail("tony@example.org", "press all\nGood game!\n", subject="x", message_id="<p@x>"))
+    assert [e.status for e in entries] == ["answered"] * 3
+    sent = outbox(root)
+    assert "The game is over after turn 5." in sent["turn-006/reply-00001.eml"].get_content()
+    assert sent["turn-006/reply-00002.eml"].get_content() == (root / "turn-005" / "reports" / "tony.txt").read_text()
+    assert "NOT relayed: the game is over" in sent["turn-006/reply-00003.eml"].get_content()
+    assert not any("press-" in name for name in sent)
+
+
+def test_answers_are_delivered_by_pbem_mail_send_once(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="help", message_id="<h@x>"),
+        mail("david@example.org", f"press tony\n{pw(campaign, 'david')}Meet me at secret 8.\n", subject="x", message_id="<p@x>"))
+    with smtp_server() as (server, address):
+        assert main(["mail", str(campaign), "--turn", "0", "--send", "--smtp", address]) == 0
+        received = {(tuple(rcpts), str(m["Subject"])) for rcpts, m in server.received}
+        assert (("tony@example.org",), "[Spies] turn 1: help") in received
+        assert (("tony@example.org",), "[Spies] press from David") in received
+        assert (("david@example.org",), "[Spies] turn 1: press") in received
+        count = len(server.received)
+        assert main(["mail", str(campaign), "--turn", "0", "--send", "--smtp", address]) == 0
+        assert len(server.received) == count
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("game_id", ["secrets", "identity", "hide", "hidekids", "jekyll"])
+def test_every_report_ends_with_the_guide_and_stays_a_valid_order_form(game_id: str, tmp_path: Path) -> None:
+    """The footer is a YAML comment: a player who copies the order form to the end of the report still sends a valid file."""
+    from adjudicator.games import GAMES
+
+    game = GAMES[game_id]
+    ids = ["tony", "david", "maria", "sue"][: min(max(game.min_players, 3), game.max_players)]
+    root = tmp_path / game_id
+    create(root, game_id, [{"id": p, "name": p.capitalize()} for p in ids], seed="guide", passwords=False)
+    report = (root / "turn-000" / "reports" / "tony.txt").read_text()
+    assert report.endswith('\n# Send the judge "help" for mail commands and press; guide: docs/players.md\n')
+    form = yaml.safe_load(report[report.rindex("\nplayer: ") + 1 :])
+    assert form["player"] == "tony"
+
+
+def test_ingest_of_commands_and_press_survives_every_kill_point(tmp_path: Path) -> None:
+    """Killed at any file change and run again: the same files as one uninterrupted run, no press relayed twice."""
+    before = make(tmp_path / "before", press_copy_gm=True)
+    source = maildir(tmp_path, [
+        mail("tony@example.org", f"press all\n{pw(before, 'tony')}Truce?\n", subject="x", message_id="<p1@x>"),
+        mail("david@example.org", pw(before, "david"), subject="status", message_id="<s1@x>"),
+        mail("maria@example.org", pw(before, "maria"), subject="absence 2026-12-24 2027-01-02", message_id="<a1@x>"),
+    ])
+    config = yaml.safe_load((before / "campaign.yaml").read_text())
+    del config["schedule"]  # no time left in the answers: an uninterrupted run and a rerun say the same
+    (before / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
+    reference = tmp_path / "reference"
+    changes, expected = uninterrupted(before, reference, "ingest", source)
+    assert sum("/press-" in name for name in expected) == 3  # david, maria and the GM
+    for point in spread(changes, 8):
+        root = tmp_path / f"kill-{point}"
+        shutil.copytree(before, root)
+        assert crashpoint(point, "ingest", root, source).returncode == -9, f"kill point {point} of {changes} was not reached"
+        again = pbem("ingest", root, source)
+        assert again.returncode == 0, again.stderr
+        got = visible(root)
+        gm = "mail/outbox/turn-001/absence-00003.eml"  # names the campaign's folder for the GM's command line
+        told = email.message_from_bytes(got.pop(gm), policy=email.policy.default).get_content().replace(str(root), str(reference))
+        assert told == email.message_from_bytes(expected[gm], policy=email.policy.default).get_content()
+        assert got == {k: v for k, v in expected.items() if k != gm}, f"kill point {point}: the rerun differs from an uninterrupted ingest"
+
+
+def test_an_answer_is_written_once_though_a_rerun_would_word_it_otherwise(campaign: Path, tmp_path: Path) -> None:
+    """A kill after the answer was written and before the index was saved: the rerun, hours later, keeps the
+    answer as written (it may have been sent meanwhile; rewritten, its new Message-ID would go out again)."""
+    source = maildir(tmp_path, [mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s@x>")])
+    ingest(campaign, [source], now=NOW)
+    answer = campaign / "mail" / "outbox" / "turn-001" / "reply-00001.eml"
+    first = answer.read_bytes()
+    assert "4 days 8 hours left" in email.message_from_bytes(first, policy=email.policy.default).get_content()
+    (campaign / "mail" / "ingest.json").unlink()
+    assert [e.status for e in ingest(campaign, [source], now=NOW + dt.timedelta(hours=5)).entries] == ["answered"]
+    assert answer.read_bytes() == first
