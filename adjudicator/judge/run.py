@@ -120,7 +120,7 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) ->
         tick.done.append(f"{_plural(fetched, 'message')} fetched")
 
 
-def _ingest(root: Path, settings: JudgeSettings, record: dict[str, Any], tick: Tick) -> list[Any]:
+def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick) -> list[Any]:
     """Ingest the sources whose signature changed; the signatures are taken before reading, so
     mail that arrives while ingest reads is seen by the next tick."""
     sources = [s for s in settings.inbox if isinstance(s, Path)]
@@ -132,7 +132,7 @@ def _ingest(root: Path, settings: JudgeSettings, record: dict[str, Any], tick: T
     seen = {str(s): fetch.signature(s) for s in sources}
     if all(record["sources"].get(name) == sig for name, sig in seen.items()):
         return []
-    result = ingest(root, sources)
+    result = ingest(root, sources, now=now)
     record["sources"] = seen
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
@@ -277,7 +277,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         looked = quiet.looked_at(root, campaign.last_turn + 1)
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     _fetch(root, settings, now, result)
-    arrived = _ingest(root, settings, record, result)
+    arrived = _ingest(root, settings, now, record, result)
     refusal = _adjudicate(root, settings, now, result)
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
