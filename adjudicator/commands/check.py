@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from ..common import yamlsafe
 
     path = Path(args.file)
-    if not path.is_file():  # a FIFO or a device would block the read, or never end
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO or a device would block the read, or never end
         raise Failure(f"{path}: not a regular file (an order file is a text file); nothing was checked")
     try:
         with open(path, "rb") as handle:
