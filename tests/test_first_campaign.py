@@ -246,3 +246,12 @@ def test_an_order_naming_a_player_who_left_says_whose_the_seat_is(tmp_path: Path
     assert code == 1 and "(Ann Marie handed the seat ann over to Zoe: name the seat ann or its new player)" in out, out
     pbem(capsys, "adjudicate", root, "--nmr")
     assert "Ann Marie handed the seat ann over to Zoe" in (root / "turn-002" / "reports" / "bob.txt").read_text()
+
+
+def test_audit_names_an_order_file_edited_after_its_turn(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    right = passwords(campaign)["sue"]
+    (campaign / "turn-001" / "orders" / "sue.yaml").write_text(f'player: sue\nturn: 1\npassword: "{right}"\norders: []\n')
+    assert pbem(capsys, "adjudicate", campaign, "--nmr")[0] == 0
+    (campaign / "turn-001" / "orders" / "sue.yaml").write_text(f'player: sue\nturn: 1\npassword: "{right}"\norders: [{{sid: 1, guard: 2}}]\n')
+    code, out, _ = pbem(capsys, "audit", campaign)
+    assert code == 1 and "turn-001/orders/sue.yaml was changed after the turn was adjudicated" in out, out

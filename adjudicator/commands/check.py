@@ -22,14 +22,14 @@ def run(args: argparse.Namespace) -> int:
     from ..common import yamlsafe
 
     path = Path(args.file)
-    if not path.is_file():  # a FIFO or a device would block the read, or never end
+    checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO or a device would block the read, or never end
         raise Failure(f"{path}: not a regular file (an order file is a text file); nothing was checked")
     try:
         with open(path, "rb") as handle:
             data = handle.read(yamlsafe.MAX_BYTES + 1)
     except OSError as exc:
         raise Failure(f"{path}: cannot read the order file ({exc.strerror or exc}); nothing was checked") from None
-    checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)
     try:
         document = yamlsafe.load(data)
     except yamlsafe.YamlError as exc:
