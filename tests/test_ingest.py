@@ -222,9 +222,10 @@ def test_junk_and_failures_are_kept_with_the_reason(campaign: Path, tmp_path: Pa
     acked = {e.message_id: e.acknowledged for e in result.entries}
     assert acked["<good@x>"] == ["tony@example.org"] and acked["<chat@x>"] == ["david@example.org"]
     assert acked["<bad@x>"] == acked["<who@x>"] == acked["<spam@x>"] == acked["<auto@x>"] == acked["<yaml@x>"] == []
-    refusal = read(campaign / "mail" / "outbox" / "turn-001" / "ack-00004.eml").get_content()
-    assert "NOT filed" in refusal and pw["david"] not in refusal and "no orders" in refusal
-    assert sorted(p.name for p in (campaign / "mail" / "outbox" / "turn-001").iterdir()) == ["ack-00001.eml", "ack-00004.eml"]
+    # David's chat holds neither orders nor a command: his registered address gets the commands (mail/commands.py)
+    refusal = read(campaign / "mail" / "outbox" / "turn-001" / "reply-00004.eml").get_content()
+    assert "neither orders nor a command" in refusal and pw["david"] not in refusal and "It holds no orders" in refusal
+    assert sorted(p.name for p in (campaign / "mail" / "outbox" / "turn-001").iterdir()) == ["ack-00001.eml", "reply-00004.eml"]
 
 
 def test_newest_by_date_wins_and_superseded_versions_are_kept(campaign: Path, tmp_path: Path) -> None:
@@ -607,10 +608,11 @@ def test_a_different_message_under_a_known_message_id_is_read(campaign: Path, tm
 
 def test_a_reply_that_cannot_be_built_does_not_stop_the_message_being_recorded(campaign: Path, tmp_path: Path) -> None:
     """Regression (issue 15, 7): a name with a line break made building the acknowledgement fail after the
-    order file was written, before the message was recorded, at every run again."""
+    order file was written, before the message was recorded, at every run again. Names are now refused
+    when campaign.yaml is read; a hand-edited GM address with a line break still breaks the reply."""
     settings_file = campaign / "campaign.yaml"
     config = yaml.safe_load(settings_file.read_text())
-    config["name"] = "Evil\nBcc: victim@example.net"
+    config["gm_email"] = "gm@example.org\nBcc: victim@example.net"
     settings_file.write_text(yaml.safe_dump(config, allow_unicode=True))
     path = tmp_path / "m.eml"
     path.write_bytes(raw_mail(campaign, "tony@example.org", "<evil@x>", order_text(campaign, "tony", [])))

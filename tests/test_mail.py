@@ -171,7 +171,7 @@ def test_an_acknowledgement_outdated_by_the_turn_is_never_sent(campaign: Path, s
     ingest_tonys_orders(campaign, tmp_path, capsys, "<o2@x>")
     adjudicate(campaign, nmr=True)
     code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
-    assert code == 0 and "1 replies to orders are not sent: their turn was adjudicated" in " ".join(out.split())
+    assert code == 0 and "1 reply to orders is not sent: their turn was adjudicated" in " ".join(out.split())
     assert box.received and not [m for _, m in box.received if m["In-Reply-To"] == "<o2@x>"]
     assert any("report for Tony" in str(m["Subject"]) for _, m in box.received)
 

@@ -298,6 +298,6 @@ def test_an_answer_is_written_once_though_a_rerun_would_word_it_otherwise(campai
     answer = campaign / "mail" / "outbox" / "turn-001" / "reply-00001.eml"
     first = answer.read_bytes()
     assert "4 days 8 hours left" in email.message_from_bytes(first, policy=email.policy.default).get_content()
-    (campaign / "mail" / "ingest.json").unlink()
+    (campaign / "mail" / "ingest.jsonl").unlink()
     assert [e.status for e in ingest(campaign, [source], now=NOW + dt.timedelta(hours=5)).entries] == ["answered"]
     assert answer.read_bytes() == first

@@ -59,7 +59,7 @@ class Command:
 
 def own_text(message: Any) -> str:
     """The sender's own words, as ingest reads them for orders: quotes, signature and forwards cut."""
-    return inbox._unquoted(inbox._normal(inbox.body_text(message) or ""))  # inbox's readers, shared (not copied)
+    return inbox.own_words(inbox.body_text(message) or "")  # inbox's readers, shared (not copied)
 
 
 def _match(line: str) -> tuple[str, str] | None:

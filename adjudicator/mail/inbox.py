@@ -605,6 +605,12 @@ def _bbcode_blocks(text: str) -> Iterator[tuple[int, str]]:
         position = closed.end()
 
 
+def own_words(text: str) -> str:
+    """A body's text as the sender wrote it: quoted lines and everything after a reply or
+    signature marker left out (what orders and commands are looked for in)."""
+    return _unquoted(_normal(text))[0]
+
+
 def _unquoted(text: str) -> tuple[str, list[int]]:
     """The player's own words: quoted lines dropped, everything from a reply or signature marker cut;
     with the line of `text` (from 1) that each kept line was."""
