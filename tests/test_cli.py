@@ -11,7 +11,6 @@ import pytest
 import yaml
 
 from adjudicator.common.atomic import locked
-from adjudicator.campaign.folder import Campaign
 from adjudicator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
