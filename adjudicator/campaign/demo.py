@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ DEMO_TURN_LIMIT = 500
 
 
 def play(
-    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: list[str] = DEMO_NAMES
+    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: Sequence[str] = DEMO_NAMES
 ) -> Campaign:
     """Play a whole campaign; `ids` are the seats' ids (the first `players` of them)."""
     game = games.get(game_id)
