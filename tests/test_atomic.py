@@ -1,4 +1,4 @@
-"""A turn is committed whole or not at all; a crash mid-swap is finished by the next command."""
+"""A turn is committed whole or not at all; a crash mid-swap is finished or undone by the next command."""
 
 from __future__ import annotations
 
