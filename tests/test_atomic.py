@@ -1,4 +1,4 @@
-"""A turn is committed whole or not at all; a crash mid-swap is finished by the next command."""
+"""A turn is committed whole or not at all; a crash mid-swap is finished or undone by the next command."""
 
 from __future__ import annotations
 
@@ -40,18 +40,31 @@ def test_a_staged_folder_keeps_what_was_there(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["turn-001"]
 
 
-def test_crash_between_the_two_renames_rolls_forward(campaign: Path, tmp_path: Path) -> None:
+def test_crash_between_the_two_renames_rolls_back_and_keeps_what_was_saved(campaign: Path, tmp_path: Path) -> None:
+    """The turn is built, the pending folder renamed away, and the kill comes before the new folder is
+    renamed in: the next command puts the pending folder back, with a file saved into it just before
+    (issue 15, item 2: rolling forward removed it with the old folder), and the rerun gives the turn."""
+    before = _snapshot(campaign)
+    staged = atomic.stage(campaign / "turn-001", {"state.json": b"{}"})
+    atomic.flush([staged])
+    os.rename(campaign / "turn-001", campaign / ".turn-001.old")
+    (campaign / ".turn-001.old" / "orders" / "late.yaml").write_text("player: tony\n")
+    atomic.recover(campaign)
+    assert _snapshot(campaign) == {**before, "turn-001/orders/late.yaml": b"player: tony\n"}
+    assert sorted(p.name for p in campaign.iterdir() if p.name.startswith(".turn")) == []
+    (campaign / "turn-001" / "orders" / "late.yaml").unlink()
+    adjudicate(campaign, nmr=True)
+    assert audit(campaign).divergence is None
+
+
+def test_crash_while_removing_the_old_folder_finishes_the_swap(campaign: Path, tmp_path: Path) -> None:
     reference = tmp_path / "reference"
     shutil.copytree(campaign, reference)
     adjudicate(reference, nmr=True)
-    # Build the turn as a crash would leave it: new folder complete, old one moved aside, no final.
     adjudicate(campaign, nmr=True)
-    final = campaign / "turn-001"
-    os.rename(final, campaign / ".turn-001.new")
-    shutil.copytree(reference / "turn-001" / "orders", campaign / ".turn-001.old" / "orders")
-    shutil.rmtree(campaign / "turn-002")
+    shutil.copytree(reference / "turn-001" / "orders", campaign / ".turn-001.old" / "orders")  # half removed
     atomic.recover(campaign)
-    assert _snapshot(campaign) == {k: v for k, v in _snapshot(reference).items() if not k.startswith("turn-002")}
+    assert _snapshot(campaign) == _snapshot(reference)
     assert audit(campaign).divergence is None
 
 

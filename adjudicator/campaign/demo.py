@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ DEMO_TURN_LIMIT = 500
 
 
 def play(
-    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: list[str] = DEMO_NAMES, standins: bool = False
+    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: Sequence[str] = DEMO_NAMES, standins: bool = False
 ) -> Campaign:
     """Play a whole campaign; `ids` are the seats' ids (the first `players` of them); with
     `standins`, every seat is played by the game's stand-in instead of a random legal player."""

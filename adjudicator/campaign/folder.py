@@ -156,6 +156,11 @@ def plain_name(text: str, what: str) -> str:
     """A campaign's or a player's name as one line of visible text: leading and trailing spaces
     dropped and runs of spaces made one; a line break, a control character, an invisible format
     character or a lone surrogate is refused, naming what it is (`what`: "the display name of 'sue'")."""
+    if text.isascii() and text.isprintable():  # the usual name, checked without a lookup per character
+        cleaned = " ".join(text.split())
+        if not cleaned:
+            raise CampaignError(f"{what} is empty")
+        return cleaned
     for char in text:
         code = f"U+{ord(char):04X}"
         if char in _LINE_BREAKS:
@@ -174,6 +179,8 @@ def plain_name(text: str, what: str) -> str:
 def name_key(name: str) -> str:
     """What two names are compared by: NFKC-normalised and case-folded (José in either Unicode
     form, Ｂｏｂ and bob are the same name), with the characters that do not show left out."""
+    if name.isascii():  # NFKC leaves ASCII as it is
+        return " ".join(name.lower().split())
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return " ".join("".join(c for c in folded if c not in _IGNORED_IN_COMPARISON).split())
 

@@ -3,9 +3,9 @@
 A file is written to a dot-named temporary beside it, flushed to disk and
 renamed over the old one. A whole turn is built in a dot-named folder (`stage`),
 made durable (`flush`, which a batch of campaigns shares), swapped into place
-(`swap`) and the renames made durable (`settle`). `recover` finishes or undoes
-a swap that a crash interrupted, so a campaign is always either before or after
-a turn.
+(`swap`) and the renames made durable (`settle`). `recover` undoes a swap that a
+crash interrupted (or finishes one whose old folder was being removed), so a
+campaign is always either before or after a turn.
 """
 
 from __future__ import annotations
@@ -185,8 +185,10 @@ def discard(staged: Staged) -> None:
 
 def swap(staged: Staged) -> list[str]:
     """Rename the old folder away and the new one into place, and return []. A crash between
-    the two renames leaves `.NAME.new` complete and `NAME` missing: `recover` rolls it forward.
-    The renames are durable once `settle` has run over the parent folder.
+    the two renames leaves `.NAME.new` complete, `.NAME.old` and no `NAME`: `recover` puts the
+    old folder back (the swap did not happen, and a file saved into the old folder just before
+    is not lost); a crash once `NAME` is in place leaves the swap done. The renames are
+    durable once `settle` has run over the parent folder.
 
     When the staged `check` finds the old folder changed since the build began (someone saved
     a file into it meanwhile), the old folder is put back as it is, the build is discarded and
@@ -224,15 +226,15 @@ def recover(parent: Path) -> None:
             continue
         changed = True
         final = parent / name[1:-4]
-        if name.endswith(".new"):
-            if final.exists():
-                shutil.rmtree(entry)  # the build never finished: the turn did not happen
+        if name.endswith(".new"):  # sorted before `.NAME.old`: handled first
+            if final.exists() or (parent / f".{final.name}.old").exists():
+                shutil.rmtree(entry)  # the build never finished, or the swap was cut between its renames: undone
             else:
-                os.rename(entry, final)  # built completely, then interrupted mid-swap
-        elif final.exists() or (parent / f".{final.name}.new").exists():
-            shutil.rmtree(entry)
+                os.rename(entry, final)  # built completely where no folder stood: the swap is finished
+        elif final.exists():
+            shutil.rmtree(entry)  # the swap was done; only the removal of the old folder was cut short
         else:
-            os.rename(entry, final)
+            os.rename(entry, final)  # cut between the two renames: the old folder comes back
     if changed:
         _fsync_dir(parent)
 
