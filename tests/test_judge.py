@@ -286,3 +286,11 @@ def test_an_adjudicated_turns_deadline_constrains_no_later_one() -> None:
         deadline(plan, 3, settled=1)
     assert deadline(plan, 3, settled=2).text == "Thursday 10 December 2026, 20:00 UTC (UTC)"
     assert deadline(plan, 4, settled=2).text == "Thursday 24 December 2026, 20:00 UTC (UTC)"  # the rule goes on from turn 3
+
+
+def test_a_seat_without_an_address_is_named_for_the_gm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    edit(root, lambda c: c["players"][2].pop("email"))
+    code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
+    assert code == 0 and "note: maria: no email in campaign.yaml; welcome them yourself" in out
+    assert "note:" not in tick(capsys, root, now="2026-12-01T12:05+00:00")[1]

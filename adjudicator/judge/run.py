@@ -199,15 +199,18 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         record.update(welcomed=True, reported=campaign.last_turn)
         return
     built: dict[str, bytes] = {}
+    notes: list[str] = []  # a seat without an address, say: the GM must mail that one by hand
     marks: list[tuple[str, Any]] = []
     if not record["welcomed"]:
-        files, _ = letters.welcome_messages(campaign, settings.mail_passwords)
+        files, said = letters.welcome_messages(campaign, settings.mail_passwords)
         built.update(files)
+        notes += said
         marks.append(("welcomed", True))
     last = campaign.last_turn
     for turn in range(record["reported"] + 1, last + 1):
-        files, _ = compose.report_messages(campaign, turn)
+        files, said = compose.report_messages(campaign, turn)
         built.update(files)
+        notes += said
     marks.append(("reported", last))
     reminded = set(record["reminded"])
     due = None if campaign.over else schedule.of_campaign(campaign, last + 1)
@@ -230,6 +233,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         record[key] = value
     if written:
         tick.done.append(f"{_plural(len(written), 'message')} built")
+    tick.done.extend(f"note: {note}" for note in notes)
 
 
 def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str | None:
