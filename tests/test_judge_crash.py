@@ -57,7 +57,7 @@ def test_reminders_and_acknowledgements_survive_a_kill_at_every_file_operation(t
     assert counted.returncode == 0, counted.stderr
     changes = int(counted.stderr.strip().splitlines()[-1])
     expected = _state(clean)
-    sent = Counter(str(m["Message-ID"]) for _, m in box.received)
+    sent = Counter(str(m["Message-ID"]).strip() for _, m in box.received)
     reminders = sorted(rcpt[0] for rcpt, m in box.received if "missing" in str(m["Subject"]))
     assert reminders == ["david@example.org", "maria@example.org"] and max(sent.values()) == 1
     points = range(1, changes + 1)
@@ -69,7 +69,7 @@ def test_reminders_and_acknowledgements_survive_a_kill_at_every_file_operation(t
         assert killed.returncode == -9, f"kill point {point} of {changes} was not reached: {killed.stderr}"
         again = _run(-1, root, address)
         assert again.returncode == 0, f"kill point {point}: {again.stdout} {again.stderr}"
-        got = Counter(str(m["Message-ID"]) for _, m in box.received)
+        got = Counter(str(m["Message-ID"]).strip() for _, m in box.received)
         assert max(got.values()) == 1, f"kill point {point}: a message was sent twice"
         doubt = [e for e in json.loads((root / "mail" / "sent.json").read_text())["sent"] if e.get("in_doubt")]
         assert set(got) | {e["message_id"] for e in doubt} == set(sent), f"kill point {point}: a message was lost"

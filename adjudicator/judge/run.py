@@ -296,11 +296,13 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         result.refused = refusal
     elif problem:
         result.refused = problem
-    idle = not result.done and result.refused is None
-    if idle and not any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    if result.refused is not None or any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        quiet.forget(root)
+    elif not result.done:
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
     else:
-        quiet.forget(root)
+        after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
+        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
 
 
 def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:
