@@ -297,3 +297,21 @@ def test_a_seat_without_an_address_is_named_for_the_gm(tmp_path: Path, capsys: p
     code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
     assert code == 0 and "note: maria: no email in campaign.yaml; welcome them yourself" in out
     assert "note:" not in tick(capsys, root, now="2026-12-01T12:05+00:00")[1]
+
+
+def test_now_is_read_in_the_hosts_zone_or_with_its_offset_and_deadline_makes_a_schedule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import datetime as dt
+
+    from adjudicator.campaign.schedule import moment
+
+    assert moment("2026-12-01T20:00+01:00") == dt.datetime(2026, 12, 1, 19, 0, tzinfo=dt.UTC)
+    assert moment("2026-12-01 20:00") == dt.datetime(2026, 12, 1, 20, 0).astimezone()  # the host's local zone
+    with pytest.raises(ScheduleError, match="--now: '2026-13-01 20:00' is not a time such as 2026-12-01 20:00"):
+        moment("2026-13-01 20:00")
+    with pytest.raises(SystemExit) as usage:  # a usage error, before any campaign is touched
+        main(["run", str(tmp_path), "--now", "tomorrow"])
+    assert usage.value.code == 2 and "argument --now: 'tomorrow' is not a time" in capsys.readouterr().err
+    root = campaign(tmp_path, schedule=None)
+    code, out, _ = pbem(capsys, "deadline", root, "--set", "2026-12-10 18:00")
+    assert code == 0 and "Deadline for turn 1: Thursday 10 December 2026, 18:00 UTC (UTC)" in out
+    assert pbem(capsys, "deadline", root, "--extend", "fortnightly")[0] == 1
