@@ -24,6 +24,7 @@ has passed, the Date of a sent message, and (with `from: adjudication`) the next
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import json
 import smtplib
 from dataclasses import dataclass, field
@@ -187,7 +188,8 @@ def _bounces(campaign: Campaign, entries: list[Any]) -> dict[str, bytes]:
         if not report:
             continue
         text = raw.decode("utf-8", "replace").lower()
-        seats = [p["id"] for p in campaign.players if campaign.email(p["id"]) and campaign.email(p["id"]).lower() in text]  # type: ignore[union-attr]
+        addresses = {p["id"]: email.utils.parseaddr(campaign.email(p["id"]) or "")[1].lower() for p in campaign.players}
+        seats = [seat for seat, address in addresses.items() if address and address in text]
         name, data = letters.bounce(campaign, campaign.last_turn + 1, seats, entry.subject, entry.stored)
         files[name] = data
     return files
