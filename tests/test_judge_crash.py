@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from judgekit import append_mbox, campaign, edit, orders, snapshot
+from judgekit import append_mbox, campaign, edit, kill_points, orders, snapshot
 from servers import Inbox
 
 from adjudicator.campaign.audit import audit
@@ -60,9 +60,7 @@ def test_reminders_and_acknowledgements_survive_a_kill_at_every_file_operation(t
     sent = Counter(str(m["Message-ID"]).strip() for _, m in box.received)
     reminders = sorted(rcpt[0] for rcpt, m in box.received if "missing" in str(m["Subject"]))
     assert reminders == ["david@example.org", "maria@example.org"] and max(sent.values()) == 1
-    points = range(1, changes + 1)
-    if os.environ.get("PBEM_CRASH_POINTS") != "all":
-        points = sorted({1 + (changes - 1) * i // 9 for i in range(10)})
+    points = kill_points(changes)
     for point in points:
         root = fresh(f"kill-{point}")
         killed = _run(point, root, address)

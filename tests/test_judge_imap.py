@@ -22,7 +22,7 @@ import pytest
 
 from adjudicator.campaign.audit import audit
 from adjudicator.cli import main
-from judgekit import append_mbox, campaign, edit, orders, snapshot
+from judgekit import append_mbox, campaign, edit, kill_points, orders, snapshot
 from servers import PASSWORD, Imap, Inbox
 
 CRASHPOINT = Path(__file__).resolve().parent / "crashpoint.py"
@@ -120,9 +120,7 @@ def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twi
     changes = int(counted.stderr.strip().splitlines()[-1])
     expected, sent = snapshot(clean), _ids(box.received)
     assert "turn-001/manifest.json" in expected and len(sent) >= 8 and max(sent.values()) == 1
-    points = range(1, changes + 1)
-    if os.environ.get("PBEM_CRASH_POINTS") != "all":
-        points = sorted({1 + (changes - 1) * i // 9 for i in range(10)})
+    points = kill_points(changes)
     for point in points:
         root = fresh(f"kill-{point}")
         killed = _pbem_run(point, root, address)
