@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -72,3 +73,11 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def outbox(root: Path) -> list[str]:
     box = root / "mail" / "outbox"
     return sorted(str(p.relative_to(box)) for p in box.rglob("*.eml")) if box.is_dir() else []
+
+
+def kill_points(changes: int) -> list[int]:
+    """Where a crash test kills a tick of `changes` file operations: every one with
+    PBEM_CRASH_POINTS=all (or PBEM_THOROUGH=1), else ten spread over the tick."""
+    from reliability_kit import spread
+
+    return list(range(1, changes + 1)) if os.environ.get("PBEM_CRASH_POINTS") == "all" else spread(changes, 10)

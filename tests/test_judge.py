@@ -14,7 +14,7 @@ from adjudicator.campaign.audit import audit
 from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.schedule import ScheduleError, deadline
 from adjudicator.cli import main
-from judgekit import append_mbox, campaign, edit, orders, outbox, snapshot
+from judgekit import append_mbox, campaign, edit, orders, outbox
 from servers import Inbox
 
 
@@ -46,10 +46,13 @@ def test_a_tick_welcomes_and_a_second_at_the_same_moment_changes_nothing_and_sen
     assert "Orders for turn 1 are due by Tuesday 8 December 2026, 20:00 CET (Europe/Berlin)." in body
     assert "player: david" in body and "help" in body and "Your password" not in body
     assert "Date: Tue, 01 Dec 2026 12:00:00 +0000" in welcome.as_string()  # --now dates the message
-    before, count = snapshot(root), len(box.received)
+    def everything() -> dict[str, tuple[bytes, int]]:  # dot files too, with their times: not one is written again
+        return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(root.rglob("*")) if p.is_file()}
+
+    before, count = everything(), len(box.received)
     code, out = tick(capsys, root, now="2026-12-01T12:00+00:00", smtp=address)
     assert code == 0 and out.strip() == f"{root}: nothing to do"
-    assert snapshot(root) == before and len(box.received) == count
+    assert everything() == before and len(box.received) == count
 
 
 def test_the_turn_goes_early_when_every_file_is_accepted_and_never_for_a_rejected_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -286,3 +289,29 @@ def test_an_adjudicated_turns_deadline_constrains_no_later_one() -> None:
         deadline(plan, 3, settled=1)
     assert deadline(plan, 3, settled=2).text == "Thursday 10 December 2026, 20:00 UTC (UTC)"
     assert deadline(plan, 4, settled=2).text == "Thursday 24 December 2026, 20:00 UTC (UTC)"  # the rule goes on from turn 3
+
+
+def test_a_seat_without_an_address_is_named_for_the_gm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    edit(root, lambda c: c["players"][2].pop("email"))
+    code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
+    assert code == 0 and "note: maria: no email in campaign.yaml; welcome them yourself" in out
+    assert "note:" not in tick(capsys, root, now="2026-12-01T12:05+00:00")[1]
+
+
+def test_now_is_read_in_the_hosts_zone_or_with_its_offset_and_deadline_makes_a_schedule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import datetime as dt
+
+    from adjudicator.campaign.schedule import moment
+
+    assert moment("2026-12-01T20:00+01:00") == dt.datetime(2026, 12, 1, 19, 0, tzinfo=dt.UTC)
+    assert moment("2026-12-01 20:00") == dt.datetime(2026, 12, 1, 20, 0).astimezone()  # the host's local zone
+    with pytest.raises(ScheduleError, match="--now: '2026-13-01 20:00' is not a time such as 2026-12-01 20:00"):
+        moment("2026-13-01 20:00")
+    with pytest.raises(SystemExit) as usage:  # a usage error, before any campaign is touched
+        main(["run", str(tmp_path), "--now", "tomorrow"])
+    assert usage.value.code == 2 and "argument --now: 'tomorrow' is not a time" in capsys.readouterr().err
+    root = campaign(tmp_path, schedule=None)
+    code, out, _ = pbem(capsys, "deadline", root, "--set", "2026-12-10 18:00")
+    assert code == 0 and "Deadline for turn 1: Thursday 10 December 2026, 18:00 UTC (UTC)" in out
+    assert pbem(capsys, "deadline", root, "--extend", "fortnightly")[0] == 1

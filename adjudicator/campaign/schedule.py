@@ -319,7 +319,8 @@ def moment(text: str, where: str = "--now") -> dt.datetime:
             return dt.datetime(year, month, day, hour, minute).astimezone()
         parsed = dt.datetime.fromisoformat(text.strip())
     except ValueError as exc:
-        raise ScheduleError(f"{where}: '{text}' is not a real time ({exc})") from None
+        said = f"'{text}' is not a time such as 2026-12-01 20:00 or 2026-12-01T20:00+01:00 ({exc})"
+        raise ScheduleError(f"{where}: {said}" if where else said) from None
     return parsed if parsed.tzinfo else parsed.astimezone()
 
 

@@ -25,7 +25,7 @@ def moment(text: str) -> object:
     from ..campaign.schedule import moment as parse
 
     try:
-        return parse(text)
+        return parse(text, where="")  # argparse names the option itself
     except ScheduleError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -59,10 +59,20 @@ def stamps(root: Path, paths: list[str]) -> list[list[int] | None]:
     return [_stamp(os.path.join(base, name)) for name in paths]
 
 
-def remember(root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool) -> None:
-    """Record a tick that had nothing to do; `seen` was taken before it looked, so anything that
-    moved while it looked makes the next tick look again."""
-    record = {"paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent}
+def remember(
+    root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool,
+    only_at: dt.datetime | None = None,
+) -> None:
+    """Record a tick that had nothing to do (`seen` was taken before it looked, so anything that
+    moved while it looked makes the next tick look again), quiet `until` something falls due.
+
+    A tick that did something records what it left (`seen` taken after its writes), quiet only
+    `only_at` its own moment: a second tick at the same `--now` then changes nothing, not even
+    this file, and any later tick looks properly before it trusts the record."""
+    record = {
+        "paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent,
+        "only_at": only_at.isoformat() if only_at else None,
+    }
     data = dump_json(record)
     path = _path(root)
     if not path.is_file() or path.read_bytes() != data:
@@ -81,6 +91,8 @@ def is_quiet(root: Path, now: dt.datetime, sending: bool) -> bool:
     except (OSError, ValueError):
         return False
     try:
+        if record["only_at"] is not None and dt.datetime.fromisoformat(record["only_at"]) != now:
+            return False
         if record["until"] is not None and dt.datetime.fromisoformat(record["until"]) <= now:
             return False
         if sending and not record["sent"]:  # mail built by a tick that did not send may wait in the outbox

@@ -24,6 +24,7 @@ has passed, the Date of a sent message, and (with `from: adjudication`) the next
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import json
 import smtplib
 from dataclasses import dataclass, field
@@ -182,7 +183,8 @@ def _bounces(campaign: Campaign, entries: list[Any]) -> dict[str, bytes]:
         if not report:
             continue
         text = raw.decode("utf-8", "replace").lower()
-        seats = [p["id"] for p in campaign.players if campaign.email(p["id"]) and campaign.email(p["id"]).lower() in text]  # type: ignore[union-attr]
+        addresses = {p["id"]: email.utils.parseaddr(campaign.email(p["id"]) or "")[1].lower() for p in campaign.players}
+        seats = [seat for seat, address in addresses.items() if address and address in text]
         name, data = letters.bounce(campaign, campaign.last_turn + 1, seats, entry.subject, entry.stored)
         files[name] = data
     return files
@@ -194,15 +196,18 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         record.update(welcomed=True, reported=campaign.last_turn)
         return
     built: dict[str, bytes] = {}
+    notes: list[str] = []  # a seat without an address, say: the GM must mail that one by hand
     marks: list[tuple[str, Any]] = []
     if not record["welcomed"]:
-        files, _ = letters.welcome_messages(campaign, settings.mail_passwords)
+        files, said = letters.welcome_messages(campaign, settings.mail_passwords)
         built.update(files)
+        notes += said
         marks.append(("welcomed", True))
     last = campaign.last_turn
     for turn in range(record["reported"] + 1, last + 1):
-        files, _ = compose.report_messages(campaign, turn)
+        files, said = compose.report_messages(campaign, turn)
         built.update(files)
+        notes += said
     marks.append(("reported", last))
     reminded = set(record["reminded"])
     due = None if campaign.over else schedule.of_campaign(campaign, last + 1)
@@ -225,6 +230,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         record[key] = value
     if written:
         tick.done.append(f"{_plural(len(written), 'message')} built")
+    tick.done.extend(f"note: {note}" for note in notes)
 
 
 def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str | None:
@@ -287,11 +293,13 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         result.refused = refusal
     elif problem:
         result.refused = problem
-    idle = not result.done and result.refused is None
-    if idle and not any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    if result.refused is not None or any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        quiet.forget(root)
+    elif not result.done:
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
     else:
-        quiet.forget(root)
+        after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
+        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
 
 
 def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:
