@@ -1,0 +1,42 @@
+"""Each game's pictures for the archive: pure functions from a view to SVG text.
+
+A game's painter draws its board as a player at the table would see it, from the
+public view the site is given; after the reveal the same painter draws the whole
+state (the public view with the hidden fields laid over it), so what was hidden
+shows in the same picture. It also names the number the index's chart follows
+over the turns (a score, the tokens, the tricks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..svg import Drawing
+from . import hide, hidekids, identity, jekyll, secrets
+
+View = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Painter:
+    board: Callable[[View, str], Drawing]
+    """The board after a turn, from a view (`key` keeps its ids unique in a page)."""
+    standing: Callable[[View], dict[str, int]]
+    """The number per player that the standings chart follows."""
+    standing_label: str
+    """What that number is, in the game's words."""
+
+
+PAINTERS: dict[str, Painter] = {
+    "secrets": Painter(secrets.board, secrets.standing, "score"),
+    "identity": Painter(identity.board, identity.standing, "score"),
+    "hide": Painter(hide.board, hide.standing, "ranks on the hideout"),
+    "hidekids": Painter(hidekids.board, hidekids.standing, "pebbles (kids) and kid tokens (wolf)"),
+    "jekyll": Painter(jekyll.board, jekyll.standing, "tricks won this round"),
+}
+
+
+def painter(game_id: str) -> Painter:
+    return PAINTERS[game_id]
