@@ -24,6 +24,7 @@ Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turn
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,8 @@ from pathlib import Path
 from ..common.rng import commitment
 from ..publish.render import Renderer
 from .adjudicate import from_template, read_orders_folder, template_problem
-from .folder import Campaign, CampaignError, read_yaml, turn_name
+from .exported import open_for_audit, originals
+from .folder import Campaign, CampaignError, dump_json, read_yaml, turn_name
 from .turn import DEADLINE_FILE, TurnOutput, opening, turn
 
 REVEAL_FILE = "reveal.yaml"
@@ -51,14 +53,40 @@ class AuditResult:
     """The first difference found, in words; None when the replay matches."""
 
 
-def _compare(folder: Path, output: TurnOutput) -> str | None:
+def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, str]) -> bytes:
+    """The replay's manifest with what the replay cannot know taken from the recorded one: the
+    adjudicator version that wrote it (absent from manifests older than the field), and, in an
+    export, the hashes of order files as filed before their passwords were taken out."""
+    if replayed == recorded:
+        return replayed
+    try:
+        theirs = json.loads(recorded)
+    except ValueError:
+        return replayed
+    ours = json.loads(replayed)
+    if not isinstance(theirs, dict):
+        return replayed
+    ours.pop("adjudicator", None)
+    if "adjudicator" in theirs:
+        ours["adjudicator"] = theirs["adjudicator"]
+    for name in ours["inputs"]:
+        if f"{label}/{name}" in filed:
+            ours["inputs"][name] = filed[f"{label}/{name}"]
+    return dump_json(ours)
+
+
+def _compare(folder: Path, output: TurnOutput, filed: dict[str, str]) -> str | None:
     """The first file whose bytes differ from the replay, or that one side lacks."""
     label = folder.name
     for name in sorted(output.files):
         path = folder / name
         if not path.is_file():
             return f"{label}/{name} is missing from the campaign but the replay writes it"
-        if path.read_bytes() != output.files[name]:
+        data = output.files[name]
+        on_disk = path.read_bytes()
+        if name == "manifest.json":
+            data = _as_recorded(data, on_disk, label, filed)
+        if on_disk != data:
             return f"{label}/{name} differs from the replay"
     reports = folder / "reports"
     if reports.is_dir():
@@ -78,7 +106,8 @@ def audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
 
 
 def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
-    campaign = Campaign.open(root)
+    campaign = open_for_audit(root)
+    filed = originals(campaign)
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(
@@ -93,7 +122,7 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
     renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root)
     out = opening(campaign, setup, seed, renderer)
-    problem = _compare(campaign.turn_dir(0), out)
+    problem = _compare(campaign.turn_dir(0), out, filed)
     if problem:
         return AuditResult(0, problem)
     state = out.state
@@ -104,7 +133,7 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
         order_bytes, _ = read_orders_folder(folder / "orders")
         out = turn(campaign, number, state, order_bytes, previous, seed, renderer)
-        problem = _compare(folder, out)
+        problem = _compare(folder, out, filed)
         if problem:
             return AuditResult(number, problem)
         state = out.state
