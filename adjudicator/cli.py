@@ -20,6 +20,7 @@ from .commands import (
     audit,
     check,
     demo,
+    export,
     ingest,
     mail,
     new,
@@ -27,6 +28,7 @@ from .commands import (
     report,
     reveal,
     show,
+    site,
     status,
 )
 from .commands.console import Failure, err, os_problem
@@ -43,6 +45,8 @@ COMMANDS: dict[str, ModuleType] = {
     "report": report,
     "audit": audit,
     "reveal": reveal,
+    "site": site,
+    "export": export,
     "demo": demo,
 }
 """The commands in the order `pbem --help` lists them."""

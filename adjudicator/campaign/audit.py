@@ -120,7 +120,7 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         revealed = read_yaml(campaign.root / REVEAL_FILE)
         if revealed.get("seed_commitment") not in (None, setup["seed_commitment"]):
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
-    renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root)
+    renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
     out = opening(campaign, setup, seed, renderer)
     problem = _compare(campaign.turn_dir(0), out, filed)
     if problem:
