@@ -53,10 +53,11 @@ class AuditResult:
     """The first difference found, in words; None when the replay matches."""
 
 
-def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, str]) -> bytes:
+def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, dict[str, str]]) -> bytes:
     """The replay's manifest with what the replay cannot know taken from the recorded one: the
     adjudicator version that wrote it (absent from manifests older than the field), and, in an
-    export, the hashes of order files as filed before their passwords were taken out."""
+    export, the hashes of order files as filed before their passwords were taken out (only for a
+    file still as exported: one changed since then keeps its own hash, and diverges)."""
     if replayed == recorded:
         return replayed
     try:
@@ -69,13 +70,14 @@ def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, 
     ours.pop("adjudicator", None)
     if "adjudicator" in theirs:
         ours["adjudicator"] = theirs["adjudicator"]
-    for name in ours["inputs"]:
-        if f"{label}/{name}" in filed:
-            ours["inputs"][name] = filed[f"{label}/{name}"]
+    for name, digest in ours["inputs"].items():
+        record = filed.get(f"{label}/{name}")
+        if record is not None and record.get("exported") == digest:
+            ours["inputs"][name] = record["filed"]
     return dump_json(ours)
 
 
-def _compare(folder: Path, output: TurnOutput, filed: dict[str, str]) -> str | None:
+def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]]) -> str | None:
     """The first file whose bytes differ from the replay, or that one side lacks."""
     label = folder.name
     for name in sorted(output.files):

@@ -8,9 +8,10 @@ taken out (campaign/redact.py).
 
 A file without its password no longer hashes as the manifest recorded it, and its
 password can no longer be checked. So the export writes `export.json`: for each order
-file it changed, the SHA-256 of the file as filed and whether its password was
+file it changed, the SHA-256 of the file as filed and of the file as exported, and whether its password was
 accepted at the time (the GM's copy checks it now, against the real hashes). `pbem
-audit` of the export (campaign/exported.py) takes both from there, and checks everything
+audit` of the export (campaign/exported.py) takes the hash as filed for a file that is still
+byte for byte as exported (a file changed after the export diverges), and checks everything
 else as usual; the copy is audited before it is put in place, so an export that would
 not audit clean is never written.
 """
@@ -88,7 +89,7 @@ def _files(campaign: Campaign) -> tuple[dict[str, bytes], dict[str, Any]]:
                 number = int(top.removeprefix("turn-"))
                 cleaned = redact(data, passwords)
                 if cleaned != data:
-                    record["originals"][inside] = hashlib.sha256(data).hexdigest()
+                    record["originals"][inside] = {"filed": hashlib.sha256(data).hexdigest(), "exported": hashlib.sha256(cleaned).hexdigest()}
                     verdict = _verdict(campaign, number, data)
                     if verdict is not None:
                         record["passwords"][f"{top}/{verdict[0]}"] = verdict[1]

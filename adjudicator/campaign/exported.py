@@ -2,7 +2,7 @@
 
 An export's order files have their passwords taken out, so its `export.json` says,
 for each file it changed, the SHA-256 of the file as filed (which the manifest
-recorded) and whether the file's password was accepted at the time.
+recorded) and of the file as exported, and whether the file's password was accepted at the time.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class ExportedCampaign(Campaign):
     """An exported campaign, as `pbem audit` reads it: passwords judged as they were at the time."""
 
     verdicts: dict[str, bool]
-    originals: dict[str, str]
+    originals: dict[str, dict[str, str]]
 
     def password_ok(self, player_id: str, password: str, turn: int | None = None) -> bool:
         return password == REMOVED and self.verdicts.get(f"{turn_name(turn or 0)}/{player_id}", False)
@@ -43,6 +43,6 @@ def open_for_audit(root: Path) -> Campaign:
 
 
 
-def originals(campaign: Campaign) -> dict[str, str]:
-    """Path in the campaign -> SHA-256 of the order file as filed, for the files an export changed."""
+def originals(campaign: Campaign) -> dict[str, dict[str, str]]:
+    """Path in the campaign -> {"filed": SHA-256 as filed, "exported": as exported}, for the files an export changed."""
     return campaign.originals if isinstance(campaign, ExportedCampaign) else {}
