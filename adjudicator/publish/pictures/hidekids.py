@@ -24,7 +24,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         + "Pebbles: " + ", ".join(f"{names[k]} {view['pebbles'][k]}" for k in kids),
         key,
     )
-    d.text(10, 18, "the furniture; a framed piece was lifted by the wolf this turn, with the kids found under it", "muted small")
+    d.text(10, 18, "the furniture: a framed piece was lifted by the wolf this turn (in red, the kids found under it); in green, the kids who came out of a piece with pebbles", "muted small")
     for i, piece in enumerate(furniture):
         x = 10 + i * 90
         d.rect(x, 26, 82, 60, "tile", 6, piece)
