@@ -18,7 +18,6 @@ from pathlib import Path
 from xml.dom import minidom
 
 import pytest
-import yaml
 from worlds import disguised_worlds
 
 from adjudicator.campaign.adjudicate import adjudicate
@@ -26,7 +25,13 @@ from adjudicator.campaign.archive import write_site
 from adjudicator.campaign.audit import audit
 from adjudicator.campaign.create import create
 from adjudicator.campaign.demo import play, write_demo_orders
-from adjudicator.campaign.folder import Campaign, CampaignError, dump_json, dump_yaml, read_yaml
+from adjudicator.campaign.folder import (
+    Campaign,
+    CampaignError,
+    dump_json,
+    dump_yaml,
+    read_yaml,
+)
 from adjudicator.campaign.reveal import reveal
 from adjudicator.cli import main
 from adjudicator.games import GAMES
@@ -376,3 +381,15 @@ def test_a_game_goes_on_site(tmp_path: Path) -> None:
     reveal_refused = pytest.raises(CampaignError)
     with reveal_refused:
         reveal(root)
+
+
+def test_every_game_has_its_own_painter_and_a_new_one_gets_a_plain_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.publish import pictures
+
+    assert set(pictures.PAINTERS) == set(GAMES)
+    campaign = Campaign.open(REPO / "turns" / "secrets-example")
+    view = campaign.game.view(campaign.state(), None)
+    monkeypatch.delitem(pictures.PAINTERS, "secrets")
+    plain = pictures.painter("secrets")
+    svg = minidom.parseString(plain.board(view, "k").svg()).documentElement
+    assert "María" in svg.toxml() and plain.standing(view) == view["score"]

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..svg import Drawing
+from ... import games
+from ..svg import Drawing, fit
 from . import hide, hidekids, identity, jekyll, secrets
 
 View = dict[str, Any]
@@ -39,4 +40,22 @@ PAINTERS: dict[str, Painter] = {
 
 
 def painter(game_id: str) -> Painter:
-    return PAINTERS[game_id]
+    """The game's own painter; a game without one (a new game, before its pictures are drawn)
+    gets a plain one: each player's `pbem show` fields, written out (docs/adding-a-game.md)."""
+    if game_id in PAINTERS:
+        return PAINTERS[game_id]
+    fields = games.get(game_id).player_fields
+
+    def board(view: View, key: str) -> Drawing:
+        rows = fields(view)
+        d = Drawing(660, 30 + 24 * len(rows), f"{game_id} after turn {view.get('turn', '')}", "; ".join(
+            f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(f.items())) for p, f in rows.items()), key)
+        for row, (player, values) in enumerate(rows.items()):
+            d.text(10, 40 + 24 * row, fit(view.get("names", {}).get(player, player), 16), "ink label")
+            d.text(140, 40 + 24 * row, fit(", ".join(f"{k} {v}" for k, v in sorted(values.items())), 80), "muted small")
+        return d
+
+    def standing(view: View) -> dict[str, int]:
+        return {p: next((v for v in f.values() if type(v) is int), 0) for p, f in fields(view).items()}
+
+    return Painter(board, standing, "the first number of each player's fields")
