@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import socket
 import struct
@@ -191,6 +192,11 @@ class Browser:
         shot = self.call("Page.captureScreenshot", format="png", clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
         path.write_bytes(base64.b64decode(shot["data"]))
         self.call("Emulation.clearDeviceMetricsOverride")
+
+    def photograph(self, picture: Path, target: Path, max_height: int = 900) -> None:
+        """A PNG of an SVG file at its own width (and its height, up to `max_height`)."""
+        width, height = map(int, re.search(r'width="(\d+)" height="(\d+)"', picture.read_text()[:400]).groups())  # type: ignore[union-attr]
+        self.screenshot(picture.as_uri(), target, width, min(height, max_height))
 
     def close(self) -> None:
         if getattr(self, "ws", None):
