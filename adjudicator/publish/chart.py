@@ -13,7 +13,8 @@ def standings_chart(turns: list[int], values: dict[str, list[int | None]], names
     """`values[player][i]` is the player's number after `turns[i]` (None where the game does not show one)."""
     final = {p: next((v for v in reversed(vs) if v is not None), 0) for p, vs in values.items()}
     order = list(values)
-    shown = sorted(order, key=lambda p: (-final[p], order.index(p)))[:SHOWN] if len(order) > SHOWN else order
+    seat = {p: i for i, p in enumerate(order)}
+    shown = sorted(order, key=lambda p: (-final[p], seat[p]))[:SHOWN] if len(order) > SHOWN else order
     numbers = [v for p in shown for v in values[p] if v is not None] or [0]
     low, high = min(0, *numbers), max(1, *numbers)
     left, top, width, height = 50, 20, 460, 220
