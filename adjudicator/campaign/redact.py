@@ -11,6 +11,7 @@ line numbers still points at the same place.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from .folder import read_yaml
@@ -36,7 +37,7 @@ def known_passwords(root: Path) -> list[str]:
     return sorted((w for w in words if len(w) >= 4), key=lambda w: (-len(w), w))
 
 
-def redact(data: bytes, passwords: list[str] = ()) -> bytes:  # type: ignore[assignment]
+def redact(data: bytes, passwords: Sequence[str] = ()) -> bytes:
     """The order file without its password (see the module's note)."""
     text = data.decode("utf-8", errors="replace")
     text = _PASSWORD_VALUE.sub(lambda m: m.group("key") + f'"{REMOVED}"', text)
