@@ -54,13 +54,20 @@ def make(work: Path, tag: str, campaigns: int, players: int, turns: int) -> list
 
 
 def write_sites(folders: list[Path], out: Path) -> dict[str, float]:
-    from adjudicator.campaign.archive import write_site
+    """`pbem site` of each campaign in turn, in-process as the CLI runs it (with its collector setting)."""
+    from adjudicator.cli import main
 
     start = time.perf_counter()
-    pages = 0
-    for folder in folders:
-        pages += write_site(folder, out / folder.name).pages
+    with open(os.devnull, "w") as quiet:
+        stdout, sys.stdout = sys.stdout, quiet
+        try:
+            for folder in folders:
+                if main(["site", str(folder), str(out / folder.name)]) != 0:
+                    raise SystemExit(f"pbem site {folder} failed")
+        finally:
+            sys.stdout = stdout
     seconds = time.perf_counter() - start
+    pages = sum(1 for _ in out.rglob("*.html"))
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return {"seconds": seconds, "pages": pages, "mib": size / 2**20, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 

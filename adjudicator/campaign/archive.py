@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..common.atomic import write_file
+from ..common.atomic import replace_file, settle
 from ..publish.site import Archive, Press, Revealed, SiteSummary, TurnRecord, build
 from .folder import Campaign, CampaignError, read_yaml_object
 from .redact import known_passwords, redact
@@ -127,11 +127,12 @@ def write_site(root: Path, out: Path) -> SiteSummary:
     written = set()
 
     def write(name: str, data: bytes) -> None:
-        write_file(out / name, data)
+        replace_file(out / name, data)
         written.add(name)
 
     summary = build(archive, records(campaign, revealed), write)
     _remove_stale(out, written)
+    settle([out])  # one flush for every page (a page is rewritten whole by the next build anyway)
     return summary
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup
@@ -90,7 +91,9 @@ def turn_file(number: int, ext: str) -> str:
     return f"turn-{number:03d}.{ext}"
 
 
+@cache
 def _templates() -> Any:
+    """The site's templates, compiled once per run (a host writes a thousand sites in one)."""
     return Renderer("site").env
 
 
