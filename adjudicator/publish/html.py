@@ -20,6 +20,7 @@ from .bbcode import (
     _ESCAPE,
     _FENCE,
     _HEADING,
+    _INLINE_SYNTAX,
     _ITALIC,
     _NUMBERED,
     _TABLE_RULE,
@@ -40,6 +41,8 @@ def _href(url: str) -> str:
 def inline(text: str) -> str:
     """One line of Markdown inline syntax as HTML; all other text escaped."""
     text = text.replace("\ue000", "\ufffd").replace("\ue001", "\ufffd")  # the placeholders are ours alone
+    if not _INLINE_SYNTAX.search(text):  # most table cells: a number or a plain name
+        return escape(text, quote=False)
     kept: list[str] = []
 
     def keep(html: str) -> str:

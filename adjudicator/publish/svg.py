@@ -40,6 +40,8 @@ def text_of(value: object) -> str:
 
 def _num(value: float) -> str:
     """Coordinates written the same way every time: integers bare, others to one decimal."""
+    if type(value) is int:  # nearly every coordinate
+        return str(value)
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
