@@ -15,13 +15,12 @@ from pathlib import Path
 
 from ..common.atomic import replace_file, settle
 from ..publish.site import Archive, Press, Revealed, SiteSummary, TurnRecord, build
-from .folder import Campaign, CampaignError, read_yaml_object
+from .audit import REVEAL_FILE
+from .folder import PLAYER_ID, Campaign, CampaignError, read_yaml_object
 from .redact import known_passwords, redact
 
-REVEAL_FILE = "reveal.yaml"
 PRESS_FOLDER = Path("mail") / "press"
 _SITE_PAGE = re.compile(r"(turn-\d{3,}\.(html|svg)|index\.html|seed\.html|press\.html)\Z")
-_PLAYER = re.compile(r"[a-z][a-z0-9_-]{0,39}\Z")
 
 
 def revealed_seed(campaign: Campaign) -> str | None:
@@ -68,7 +67,7 @@ def _papers(campaign: Campaign, number: int, passwords: list[str]) -> tuple[dict
     folder = campaign.turn_dir(number)
     reports = {}
     for path in sorted((folder / "reports").glob("*")):
-        if path.stem != "public" and _PLAYER.match(path.stem) and path.is_file():
+        if path.stem != "public" and PLAYER_ID.match(path.stem) and path.is_file():
             reports.setdefault(path.stem, path.read_text("utf-8", errors="replace"))
     orders = {}
     if (folder / "orders").is_dir():

@@ -26,13 +26,12 @@ from typing import Any
 
 from ..common import yamlsafe
 from ..common.atomic import write_tree
-from .audit import audit
+from .audit import REVEAL_FILE, audit
 from .exported import EXPORT_FILE
 from .folder import Campaign, CampaignError, dump_json, dump_yaml
 from .pipeline import _unquoted
 from .redact import known_passwords, redact
 
-REVEAL_FILE = "reveal.yaml"
 KEPT_SETTINGS = ("name", "game", "options", "passwords", "seed_commitment", "schedule", "timezone", "site")
 """The campaign.yaml settings an export keeps: what the replay reads, and nothing that names an address."""
 KEPT_SEAT = ("id", "name", "since")
