@@ -393,3 +393,12 @@ def test_every_game_has_its_own_painter_and_a_new_one_gets_a_plain_board(monkeyp
     plain = pictures.painter("secrets")
     svg = minidom.parseString(plain.board(view, "k").svg()).documentElement
     assert "María" in svg.toxml() and plain.standing(view) == view["score"]
+
+
+def test_an_export_that_would_not_audit_is_not_written(played: Campaign, tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    shutil.copytree(played.root, root)
+    report = sorted((root / "turn-001" / "reports").glob("*.txt"))[0]
+    report.write_text(report.read_text() + "tampered\n")
+    assert main(["export", str(root), str(tmp_path / "out")]) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c"], "neither the export nor its staging folder is left"

@@ -110,10 +110,12 @@ def export(root: Path, out: Path) -> int:
     staging = out.with_name(f".{out.name}.export")
     if staging.exists():
         shutil.rmtree(staging)
-    write_tree(staging, files)
-    result = audit(staging)
-    if result.divergence is not None:
-        shutil.rmtree(staging)
-        raise CampaignError(f"{root}: the export would not audit clean ({result.divergence}); nothing was written")
-    os.rename(staging, out)
+    try:
+        write_tree(staging, files)
+        result = audit(staging)
+        if result.divergence is not None:
+            raise CampaignError(f"{root}: the export would not audit clean ({result.divergence}); nothing was written")
+        os.rename(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already once renamed into place
     return result.turns
