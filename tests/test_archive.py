@@ -146,6 +146,8 @@ def test_the_revealed_site_holds_the_whole_record(played: Campaign, tmp_path: Pa
         first_line = next(line for line in report.splitlines() if line.strip())
         assert escape_html(first_line) in turn_one, f"{player}'s private report of turn 1 is not on the page"
     assert "(removed)" in turn_one
+    for number in range(played.last_turn + 1):  # the public board and the whole state drawn, every turn
+        assert files[f"turn-{number:03d}.html"].count(b"<svg") == 2, f"turn {number}: the hidden state is not drawn"
     for name, data in files.items():
         for password in passwords:
             assert password.encode() not in data, f"{name} shows a password"
