@@ -22,6 +22,7 @@ from .commands import (
     check,
     deadline,
     demo,
+    export,
     ingest,
     mail,
     new,
@@ -31,6 +32,7 @@ from .commands import (
     run,
     show,
     standin,
+    site,
     status,
 )
 from .commands.console import Failure, err, os_problem
@@ -51,6 +53,8 @@ COMMANDS: dict[str, ModuleType] = {
     "report": report,
     "audit": audit,
     "reveal": reveal,
+    "site": site,
+    "export": export,
     "demo": demo,
 }
 """The commands in the order `pbem --help` lists them."""

@@ -38,7 +38,7 @@ def regenerate(root: Path) -> None:
     campaign = Campaign.open(root)
     seed = campaign.seed()
     assert seed is not None, f"{root} has no seed"
-    renderer = Renderer.for_campaign(campaign.game.id, root)
+    renderer = Renderer.for_campaign(campaign.game.id, root, campaign.site_base_url)
     last = campaign.last_turn
     out = opening(campaign, campaign.setup_record(), seed, renderer)
     _replace_outputs(campaign.turn_dir(0), out.files)

@@ -170,7 +170,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
     if seed is None:
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
     previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
-    renderer = renderer or Renderer.for_campaign(game.id, campaign.root)
+    renderer = renderer or Renderer.for_campaign(game.id, campaign.root, campaign.site_base_url)
     try:
         output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, skipped=read.skipped, checked=checked, now=now)
     except Exception as exc:

@@ -31,7 +31,8 @@ from pathlib import Path
 from ..common.rng import commitment
 from ..publish.render import Renderer
 from .adjudicate import from_template, read_orders_folder, template_problem
-from .folder import Campaign, CampaignError, read_yaml, turn_name
+from .exported import open_for_audit, originals
+from .folder import Campaign, CampaignError, dump_json, read_yaml, turn_name
 from .turn import TurnOutput, opening, turn
 
 REVEAL_FILE = "reveal.yaml"
@@ -46,7 +47,31 @@ class AuditResult:
     """The first difference found, in words; None when the replay matches."""
 
 
-def _compare(folder: Path, output: TurnOutput) -> str | None:
+def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, dict[str, str]]) -> bytes:
+    """The replay's manifest with what the replay cannot know taken from the recorded one: the
+    adjudicator version that wrote it (absent from manifests older than the field), and, in an
+    export, the hashes of order files as filed before their passwords were taken out (only for a
+    file still as exported: one changed since then keeps its own hash, and diverges)."""
+    if replayed == recorded:
+        return replayed
+    try:
+        theirs = json.loads(recorded)
+    except ValueError:
+        return replayed
+    ours = json.loads(replayed)
+    if not isinstance(theirs, dict):
+        return replayed
+    ours.pop("adjudicator", None)
+    if "adjudicator" in theirs:
+        ours["adjudicator"] = theirs["adjudicator"]
+    for name, digest in ours["inputs"].items():
+        record = filed.get(f"{label}/{name}")
+        if record is not None and record.get("exported") == digest:
+            ours["inputs"][name] = record["filed"]
+    return dump_json(ours)
+
+
+def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]]) -> str | None:
     """The first file whose bytes differ from the replay, or that one side lacks.
 
     The turn folder holds nothing else: every entry of its own and of reports/ is one the
@@ -58,9 +83,12 @@ def _compare(folder: Path, output: TurnOutput) -> str | None:
         path = folder / name
         if not path.is_file():
             return f"{label}/{name} is missing from the campaign but the replay writes it"
-        if path.read_bytes() != output.files[name]:
-            return (_changed_input(folder, path.read_bytes(), output.files[name]) if name == "manifest.json" else None) or (
-                f"{label}/{name} differs from the replay")
+        data = output.files[name]
+        on_disk = path.read_bytes()
+        if name == "manifest.json":
+            data = _as_recorded(data, on_disk, label, filed)
+        if on_disk != data:
+            return (_changed_input(folder, on_disk, data) if name == "manifest.json" else None) or f"{label}/{name} differs from the replay"
     written = {name.partition("/")[0] for name in output.files} | ({"orders"} if output.turn > 0 else set())
     for path in sorted(folder.iterdir()):
         if not path.name.startswith(".") and path.name not in written:
@@ -101,7 +129,8 @@ def audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
 
 
 def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
-    campaign = Campaign.open(root)
+    campaign = open_for_audit(root)
+    filed = originals(campaign)
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(
@@ -114,9 +143,9 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         revealed = read_yaml(campaign.root / REVEAL_FILE)
         if revealed.get("seed_commitment") not in (None, setup["seed_commitment"]):
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
-    renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root)
+    renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
     out = opening(campaign, setup, seed, renderer)
-    problem = _compare(campaign.turn_dir(0), out)
+    problem = _compare(campaign.turn_dir(0), out, filed)
     if problem:
         return AuditResult(0, problem)
     state = out.state
@@ -127,7 +156,7 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
         order_bytes, skipped = read_orders_folder(folder / "orders")
         out = turn(campaign, number, state, order_bytes, previous, seed, renderer, skipped=skipped)
-        problem = _compare(folder, out)
+        problem = _compare(folder, out, filed)
         if problem:
             return AuditResult(number, problem)
         state = out.state

@@ -411,6 +411,18 @@ class Campaign:
         return str(self.config["gm_email"]) if self.config.get("gm_email") else None
 
     @property
+    def site_base_url(self) -> str | None:
+        """`site: base_url:` (docs/archive.md): where the archive is published, ending in `/`; None when unset."""
+        site = self.config.get("site") or {}
+        url = site.get("base_url") if isinstance(site, dict) else None
+        if not url:
+            return None
+        url = str(url)
+        if any(c.isspace() or c in "()<>\"'" for c in url):
+            raise CampaignError(f"{self.root / 'campaign.yaml'}: site: base_url: '{url}' cannot hold spaces, quotes, brackets or parentheses (write them %-encoded)")
+        return url if url.endswith("/") else url + "/"
+
+    @property
     def schedule(self) -> dict[str, Any] | None:
         return self.config.get("schedule") or None
 

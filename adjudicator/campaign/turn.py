@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..common import parallel, yamlsafe
 from ..common.rng import Rng, commitment
 from ..games.base import Event, Game, Seat, State, visible
@@ -76,6 +77,7 @@ def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outpu
     return dump_json(
         {
             "turn": turn,
+            "adjudicator": __version__,
             "previous_manifest": sha256(previous) if previous is not None else None,
             "inputs": {name: sha256(data) for name, data in sorted(inputs.items())},
             "outputs": {name: sha256(data) for name, data in sorted(outputs.items())},

@@ -147,6 +147,16 @@ def write_file(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` atomically for readers, without waiting for the disk: a
+    command that writes many files (the archive site's pages) makes them durable together
+    afterwards, with one `settle` of their folder."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.unlink(missing_ok=True)
+    _write_new(temporary, data, sync=False)
+    os.replace(temporary, path)
+
+
 def write_tree(root: Path, files: dict[str, bytes]) -> None:
     """Write new files under a fresh folder and make them durable (the folder itself is swapped)."""
     staged = Staged(root, root)

@@ -3,10 +3,10 @@
 The conversion is generic, from the Markdown that every game's public template
 renders, so each game gets `reports/public.bbcode` without a template of its own.
 It covers what the templates write: headings, paragraphs, **bold**, *italic*,
-`code spans`, [links](url), lists, quotes, fenced code and tables.
+`code spans`, [links](url), ![pictures](url), lists, quotes, fenced code and tables.
 
 Only tags that every common forum (phpBB, MyBB, SMF, vBulletin, XenForo) knows are
-used: [b], [i], [u], [url], [list], [quote] and [code]. Tables become an aligned
+used: [b], [i], [u], [url], [img], [list], [quote] and [code]. Tables become an aligned
 text table inside [code], since phpBB has no [table]; `tables="table"` gives
 [table][tr][td] for forums that have it. A code span keeps its text (BBCode has no
 inline code tag that all forums share). Text that could read as a tag, say a
@@ -22,6 +22,7 @@ import unicodedata
 _ZWSP = "\u200b"
 _CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)\1")  # an escaped backtick opens nothing
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]<>()#+!|~.\-])")
+_IMAGE = re.compile(r"!\[([^\]\n]+)\]\(([^)\s]+)\)")
 _LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])|(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
@@ -61,6 +62,7 @@ def inline(text: str, markup: bool = True) -> str:
 
     text = _CODE_SPAN.sub(lambda m: literal(m.group(2).strip()), text)
     text = _ESCAPE.sub(lambda m: literal(m.group(1)), text)
+    text = _IMAGE.sub(lambda m: tag(f"[img]{m.group(2)}[/img]") if markup else m.group(1) + " (" + literal(m.group(2)) + ")", text)
     text = _LINK.sub(lambda m: tag(f"[url={m.group(2)}]") + m.group(1) + tag("[/url]") if markup else m.group(1) + " (" + literal(m.group(2)) + ")", text)
     text = _BOLD.sub(lambda m: tag("[b]") + m.group(2) + tag("[/b]"), text)
     text = _ITALIC.sub(lambda m: tag("[i]") + (m.group(1) or m.group(2)) + tag("[/i]"), text)

@@ -37,8 +37,8 @@ def yaml_word(word: str) -> str:
 
 
 @cache
-def _shared(game_id: str) -> Renderer:
-    return Renderer(game_id, None)
+def _shared(game_id: str, base_url: str | None) -> Renderer:
+    return Renderer(game_id, None, base_url)
 
 
 def _is_markup(template: str | None) -> bool:
@@ -90,17 +90,19 @@ def _item_first(base: type) -> type:
 class Renderer:
     """The templates of one game, as one campaign sees them (its overrides first)."""
 
-    def __init__(self, game_id: str, campaign_root: Path | None = None) -> None:
+    def __init__(self, game_id: str, campaign_root: Path | None = None, base_url: str | None = None) -> None:
         self.game_id = game_id
         self.campaign_root = campaign_root
+        self.base_url = base_url
+        """Where the campaign's archive site is published (`site: base_url:`): public reports link their picture there."""
 
     @classmethod
-    def for_campaign(cls, game_id: str, campaign_root: Path) -> "Renderer":
+    def for_campaign(cls, game_id: str, campaign_root: Path, base_url: str | None = None) -> "Renderer":
         """Campaigns without their own templates share one compiled set per run (a batch
         of a thousand campaigns compiles each template once, not a thousand times)."""
         if (campaign_root / "templates").is_dir():
-            return cls(game_id, campaign_root)
-        return _shared(game_id)
+            return cls(game_id, campaign_root, base_url)
+        return _shared(game_id, base_url)
 
     @cached_property
     def env(self) -> Any:
@@ -130,6 +132,7 @@ class Renderer:
         game = games.get(self.game_id)
         if hasattr(game, "form_examples"):  # orders an order form suggests, legal for that player now
             env.filters["form_examples"] = game.form_examples
+        env.globals["site"] = {"base_url": self.base_url}
         return env
 
     @cached_property

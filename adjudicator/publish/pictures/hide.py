@@ -1,0 +1,85 @@
+"""H.I.D.E.: the buildings with their intel stacks, the ranks on each hideout, the security card, and the
+dice in the pool, on top of each screen and in front of it, as the public sees them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..svg import Drawing, fit
+
+_COLOURS = ("red", "blue", "green", "yellow")
+
+
+def _die(d: Drawing, x: float, y: float, die: dict[str, Any] | None, tip: str) -> None:
+    """A die: its colour, with its icon's first letters (g for the gun) so that no die is told by colour alone."""
+    if not die:
+        d.rect(x, y, 24, 24, "back", 4, tip)
+        return
+    colour = die.get("colour") if die.get("colour") in _COLOURS else "none"
+    icon = die.get("icon") or "?"  # a die whose face is not known to the public
+    d.rect(x, y, 24, 24, f"c-{colour}", 4, f"{tip}: {die.get('colour') or 'unknown colour'} {icon}")
+    d.text(x + 12, y + 16, icon[:3], "on-colour small", "middle")
+
+
+def board(view: dict[str, Any], key: str) -> Drawing:
+    players, names = view["players"], view["names"]
+    order = view.get("building_order") or sorted(view["buildings"])
+    identities = view.get("identity") if isinstance(view.get("identity"), dict) else {}
+    stacks = view.get("stacks") if isinstance(view.get("stacks"), dict) else {}
+    height = 200 + 44 * len(players)
+    d = Drawing(
+        660,
+        height,
+        f"H.I.D.E., round {view['round']}, {view['stage']}",
+        "Buildings: "
+        + "; ".join(f"{b} with intel {', '.join(map(str, view['buildings'][b])) or 'none'}" for b in order)
+        + (f"; security card on {view['security']}" if view.get("security") else "")
+        + ". Ranks on the hideout: "
+        + ", ".join(f"{names[p]} {view['ranks'][p]}" for p in players),
+        key,
+    )
+    d.text(10, 18, "buildings and their intel stacks (top card last); the security card guards one building", "muted small")
+    for i, building in enumerate(order):
+        x = 10 + i * 160
+        secured = building == view.get("security")
+        d.rect(x, 26, 150, 96, "tile", 6, f"{building}" + (" (security card)" if secured else ""))
+        if secured:
+            d.rect(x + 3, 29, 144, 90, "hot", 5)
+        d.text(x + 75, 44, building, "ink label", "middle")
+        for j, intel in enumerate(view["buildings"][building]):
+            d.rect(x + 10 + j * 28, 56, 24, 34, "paper", 3, f"intel card worth {intel}")
+            d.rect(x + 10 + j * 28, 56, 24, 34, "edge", 3)
+            d.text(x + 22 + j * 28, 78, intel, "ink label", "middle")
+        if secured:
+            d.text(x + 75, 112, "security", "mark small", "middle")
+    pool = view.get("pool", [])
+    d.text(10, 142, f"pool ({len(pool)} dice)", "muted small")
+    for i, die in enumerate(pool[:22]):
+        _die(d, 80 + i * 26, 128, die, "a die in the pool")
+    if view.get("security_die"):
+        _die(d, 630, 128, view["security_die"], "the security die")
+    d.text(10, 176, "player, ranks on the hideout, dice on top of the screen | in front of it", "muted small")
+    for row, player in enumerate(players):
+        y = 184 + row * 44
+        out = view.get("out", {}).get(player)
+        d.text(10, y + 16, fit(names[player], 12), "ink big")
+        status = f"out (by {fit(names[out['by']], 10)})" if out else f"rank {view['ranks'][player]}"
+        d.text(10, y + 32, status, "mark small" if out else "muted small")
+        screen = view.get("screens", {}).get(player, {"top": [], "front": []})
+        for i, die in enumerate(screen["top"][:6]):
+            _die(d, 130 + i * 26, y + 4, die, f"on {names[player]}'s screen")
+        d.line(292, y + 2, 292, y + 32, "edge")
+        for i, die in enumerate(screen["front"][:6]):
+            _die(d, 300 + i * 26, y + 4, die, f"in front of {names[player]}'s screen")
+        revealed = view.get("revealed", {}).get(player) or identities.get(player)
+        if revealed:
+            _die(d, 470, y + 4, revealed, f"{names[player]}'s identity die")
+            d.text(500, y + 20, "identity", "muted small")
+        stack = stacks.get(player)
+        if stack:
+            d.text(560, y + 20, f"intel {'+'.join(map(str, stack['intel'])) or '0'}", "muted small")
+    return d
+
+
+def standing(view: dict[str, Any]) -> dict[str, int]:
+    return dict(view["ranks"])

@@ -1,0 +1,64 @@
+"""Jekyll vs Hyde: the track with the marker, the suit ranking, the tricks won this round and the last trick."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..svg import Drawing, card, fit
+
+_CARD = re.compile(r"([a-z]+)(\d+)\Z")
+
+
+def _card(d: Drawing, x: float, y: float, value: str | None, owner: str) -> None:
+    match = _CARD.match(value or "")
+    if match is None:
+        card(d, x, y, "back", "", f"{owner}: a card not shown")
+        return
+    suit, face = match.groups()
+    card(d, x, y, suit if suit in ("red", "green", "purple", "potion") else "none", face, f"{owner}: {suit} {face}")
+
+
+def board(view: dict[str, Any], key: str) -> Drawing:
+    players, names, roles = view["players"], view["names"], view["roles"]
+    track, marker = view["track"], view["marker"]
+    hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
+    d = Drawing(
+        660,
+        250 + 60 * len(hands),
+        f"Jekyll vs Hyde, round {view['round']}",
+        f"The marker stands at {marker} of {track} towards Hyde. Suit ranking: {', '.join(view['ranking']) or 'not set yet'}. "
+        + ", ".join(f"{names[p]} ({roles[p]}) has won {view['tricks_won'][p]} tricks this round" for p in players),
+        key,
+    )
+    d.text(10, 18, "the track: Jekyll's end at 0, Hyde's at the far end", "muted small")
+    step = 600 / max(track, 1)
+    for i in range(track + 1):
+        x = 20 + i * step
+        d.rect(x - 12, 26, 24, 24, "hot" if i == marker else "tile", 4, f"space {i}" + (" (the marker)" if i == marker else ""))
+        d.text(x, 42, i, "ink small", "middle")
+    d.circle(20 + marker * step, 62, 7, "mark")
+    d.text(20, 84, "Jekyll", "ink small", "middle")
+    d.text(620, 84, "Hyde", "ink small", "middle")
+    d.text(10, 110, "suit ranking, strongest first:", "muted small")
+    for i, suit in enumerate(view["ranking"]):
+        card(d, 180 + i * 40, 96, suit, str(i + 1), f"rank {i + 1}: {suit}")
+    d.text(10, 170, "tricks won this round", "muted small")
+    for row, player in enumerate(players):
+        d.text(10 + row * 160, 190, f"{fit(names[player], 10)} ({roles[player]}): {view['tricks_won'][player]}", "ink label")
+    played = view.get("played") or []
+    if played:
+        trick = played[-1]
+        d.text(340, 170, f"last trick ({trick['trick']}), won by {fit(names[trick['winner']], 10)}", "muted small")
+        _card(d, 340, 180, trick["lead"], names[trick["leader"]])
+        _card(d, 380, 180, trick["follow"], names[trick["follower"]])
+    for row, player in enumerate(sorted(hands, key=players.index)):
+        y = 244 + row * 60
+        d.text(10, y + 20, f"{fit(names[player], 10)}'s hand", "ink label")
+        for i, value in enumerate(hands[player][:12]):
+            _card(d, 120 + i * 38, y, value, names[player])
+    return d
+
+
+def standing(view: dict[str, Any]) -> dict[str, int]:
+    return dict(view["tricks_won"])

@@ -1,0 +1,106 @@
+"""A small SVG writer for the archive's pictures: deterministic text, no browser needed.
+
+Every picture is drawn from classes, not colours: the style sheet below gives each class
+its colours for a light page and, under `prefers-color-scheme: dark`, for a dark one, so
+a picture reads the same in both themes, inline in a page or opened on its own. Game
+colours (a die's, a card's suit) keep one fill in both themes and always carry a letter
+or a word as well, so nothing is told by colour alone. Every text is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+STYLE = """
+.paper{fill:#fdfcf8}.ink{fill:#1b1b1b}.muted{fill:#5b5b5b}.edge{stroke:#3a3a3a;fill:none}
+.tile{fill:#ecebe4;stroke:#3a3a3a}.gone{fill:#d6d3c8;stroke:#8a8a8a;stroke-dasharray:3 2}
+.mark{fill:#b3261e}.good{fill:#1f6f3a}.back{fill:#3d4f7a;stroke:#1b1b1b}.hot{stroke:#b3261e;fill:none;stroke-width:2}
+.w2{stroke-width:2}.on-colour{fill:#111}.label{font:12px sans-serif}.small{font:10px sans-serif}.big{font:bold 15px sans-serif}
+.c-red{fill:#e06060}.c-blue{fill:#6f9be0}.c-green{fill:#6cc070}.c-yellow{fill:#e8cf4a}.c-orange{fill:#ef9a45}
+.c-purple{fill:#b48be0}.c-potion{fill:#b0b0b0}.c-none{fill:#cfcfcf}
+.s0{stroke:#b3261e}.s1{stroke:#1f5fbf}.s2{stroke:#1f7f3a}.s3{stroke:#8a5a00}.s4{stroke:#7b3fa8}.s5{stroke:#00838f}
+.s6{stroke:#c2185b}.s7{stroke:#5d6d1f}.s8{stroke:#4e342e}.s9{stroke:#37474f}
+@media (prefers-color-scheme: dark){
+.paper{fill:#1c1c1e}.ink{fill:#ececec}.muted{fill:#b0b0b0}.edge{stroke:#c8c8c8}
+.tile{fill:#2e2e32;stroke:#c8c8c8}.gone{fill:#3a3a3e;stroke:#9a9a9a}
+.mark{fill:#ff8a80}.good{fill:#7fd99a}.back{fill:#6f83b8;stroke:#ececec}.hot{stroke:#ff8a80}
+.s0{stroke:#ff8a80}.s1{stroke:#8ab4f8}.s2{stroke:#81c995}.s3{stroke:#fdd663}.s4{stroke:#d7aefb}.s5{stroke:#78d9ec}
+.s6{stroke:#ff8bcb}.s7{stroke:#c5e1a5}.s8{stroke:#bcaaa4}.s9{stroke:#b0bec5}}
+""".strip()
+"""The colours of every class a picture uses, for light and dark pages."""
+
+SERIES = 10
+"""Line classes s0..s9 for the chart's players."""
+
+
+def text_of(value: object) -> str:
+    """Text and attribute values, escaped (player names may hold `<`, `&` and quotes)."""
+    return escape(str(value), quote=True)
+
+
+def _num(value: float) -> str:
+    """Coordinates written the same way every time: integers bare, others to one decimal."""
+    if type(value) is int:  # nearly every coordinate
+        return str(value)
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+class Drawing:
+    """One SVG picture, built element by element; `svg()` gives its text.
+
+    `key` makes the ids of its title and description unique in a page that shows
+    several pictures (the turn page, the record)."""
+
+    def __init__(self, width: float, height: float, title: str, desc: str, key: str) -> None:
+        self.width, self.height = width, height
+        self.title, self.desc, self.key = title, desc, key
+        self._parts: list[str] = []
+
+    def rect(self, x: float, y: float, w: float, h: float, cls: str, rx: float = 0, tip: str = "") -> None:
+        """A box; `tip` is a title that a pointer or a screen reader shows for it."""
+        corner = f' rx="{_num(rx)}"' if rx else ""
+        shape = f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}"{corner} class="{cls}"'
+        self._parts.append(f"{shape}><title>{text_of(tip)}</title></rect>" if tip else f"{shape}/>")
+
+    def circle(self, x: float, y: float, r: float, cls: str) -> None:
+        self._parts.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" class="{cls}"/>')
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, cls: str) -> None:
+        self._parts.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" class="{cls}"/>')
+
+    def polyline(self, points: list[tuple[float, float]], cls: str) -> None:
+        joined = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+        self._parts.append(f'<polyline points="{joined}" class="{cls}" fill="none" stroke-width="2"/>')
+
+    def text(self, x: float, y: float, words: object, cls: str = "ink label", anchor: str = "start") -> None:
+        where = "" if anchor == "start" else f' text-anchor="{anchor}"'
+        self._parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{where} class="{cls}">{text_of(words)}</text>')
+
+    def svg(self) -> str:
+        title_id, desc_id = f"{self.key}-title", f"{self.key}-desc"
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(self.width)} {_num(self.height)}" '
+            f'width="{_num(self.width)}" height="{_num(self.height)}" role="img" aria-labelledby="{title_id} {desc_id}">'
+            f'<title id="{title_id}">{text_of(self.title)}</title><desc id="{desc_id}">{text_of(self.desc)}</desc>'
+            f"<style>{STYLE}</style>"
+            f'<rect width="100%" height="100%" class="paper"/>'
+        )
+        return head + "".join(self._parts) + "</svg>\n"
+
+
+def card(d: Drawing, x: float, y: float, colour: str, face: str, tip: str, face_down: bool = False) -> None:
+    """A playing card: its colour, its face in words, and a hatched edge when it was played face down."""
+    if colour == "back":
+        d.rect(x, y, 34, 48, "back", 4, tip)
+        return
+    d.rect(x, y, 34, 48, f"c-{colour}", 4, tip)
+    if face_down:
+        d.rect(x + 2, y + 2, 30, 44, "hot", 3)
+    d.text(x + 17, y + 20, face, "on-colour label", "middle")
+    d.text(x + 17, y + 38, colour[:3], "on-colour small", "middle")
+
+
+def fit(text: object, characters: int) -> str:
+    """A name cut to the room a picture has for it (the full name is in the page's text)."""
+    shown = " ".join(str(text).split())
+    return shown if len(shown) <= characters else shown[: characters - 1] + "\u2026"
