@@ -266,7 +266,7 @@ def write_press(root: Path, messages: list[dict]) -> None:
     folder = root / "mail" / "press"
     folder.mkdir(parents=True)
     for i, message in enumerate(messages):
-        (folder / f"{i:04d}.yaml").write_bytes(dump_yaml(message))
+        (folder / f"{i + 1:05d}.json").write_bytes(dump_json(message))  # as mail/press.py keeps them
 
 
 def test_press_joins_the_revealed_site_where_the_campaign_allows_it(played: Campaign, tmp_path: Path) -> None:
@@ -275,7 +275,7 @@ def test_press_joins_the_revealed_site_where_the_campaign_allows_it(played: Camp
     shutil.copytree(played.root, root)
     write_press(root, [
         {"turn": 1, "from": players[0], "to": [players[1]], "anonymous": False, "text": "Trust me <b>now</b> & later"},
-        {"turn": 2, "from": players[1], "to": "all", "anonymous": True, "text": "Someone lies."},
+        {"turn": 2, "from": players[1], "to": players, "anonymous": True, "text": "Someone lies."},
     ])
     files = site_files(root, tmp_path / "site")
     press = files["press.html"].decode()
@@ -295,7 +295,7 @@ def test_press_joins_the_revealed_site_where_the_campaign_allows_it(played: Camp
 def test_export_audits_clean_and_holds_nothing_private(played: Campaign, tmp_path: Path) -> None:
     root = tmp_path / "c"
     shutil.copytree(played.root, root)
-    write_press(root, [{"turn": 1, "from": "x", "to": "all", "text": "hello"}])
+    write_press(root, [{"turn": 1, "from": "x", "to": ["y"], "anonymous": False, "text": "hello"}])
     config = read_yaml(root / "campaign.yaml")
     config["gm_email"] = "gm@example.org"
     for seat in config["players"]:

@@ -18,7 +18,7 @@ from chromium import Browser
 
 from adjudicator.campaign.archive import write_site
 from adjudicator.campaign.demo import play
-from adjudicator.campaign.folder import dump_yaml
+from adjudicator.campaign.folder import dump_json
 from adjudicator.games import GAMES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     press = campaign.root / "mail" / "press"
     press.mkdir(parents=True)
     players = campaign.state()["players"]
-    (press / "0001.yaml").write_bytes(dump_yaml({"turn": 1, "from": players[0], "to": "all", "text": "Good luck <all> & sundry"}))
+    (press / "00001.json").write_bytes(dump_json({"turn": 1, "from": players[0], "to": players[1:], "anonymous": False, "text": "Good luck <all> & sundry"}))
     out = base / "site"
     write_site(campaign.root, out)
     return out

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..common.atomic import replace_file, settle
 from ..publish.site import Archive, Press, Revealed, SiteSummary, TurnRecord, build
 from .audit import REVEAL_FILE
-from .folder import PLAYER_ID, Campaign, CampaignError, read_yaml_object
+from .folder import PLAYER_ID, Campaign, CampaignError, read_json_object, read_yaml_object
 from .redact import known_passwords, redact
 
 PRESS_FOLDER = Path("mail") / "press"
@@ -37,25 +37,24 @@ def press_allowed(campaign: Campaign) -> bool:
 
 
 def read_press(campaign: Campaign) -> list[Press] | None:
-    """The press of mail/press/ (docs/archive.md gives the format), or None where there is none to publish.
+    """The press of mail/press/ (docs/mail-commands.md gives the format), or None where there is none to publish.
 
-    One YAML file per message, taken in the order of their names:
-    `turn` (number), `from` (player id), `to` (a list of player ids, or `all`),
+    One JSON file per message, as the judge keeps them (`<seq>.json`), taken in the order of
+    their names: `turn` (number), `from` (player id), `to` (a list of player ids),
     `anonymous` (true when the receivers were not told the sender), `text`.
     """
     folder = campaign.root / PRESS_FOLDER
     if not folder.is_dir() or not press_allowed(campaign):
         return None
     found = []
-    for path in sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith(".")):
-        message = read_yaml_object(path, {"from": str, "to": object, "text": str})
-        receivers = message["to"] if isinstance(message["to"], list) else [message["to"]]
+    for path in sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")):
+        message = read_json_object(path, {"from": str, "to": list, "text": str})
         turn = message.get("turn")
         found.append(
             Press(
                 turn=turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
                 sender=None if message.get("anonymous") is True else message["from"],
-                receivers=[str(r) for r in receivers],
+                receivers=[str(r) for r in message["to"]],
                 text=message["text"],
             )
         )

@@ -237,7 +237,7 @@ def _envelope(data: bytes | answers.Unreadable) -> Any:
 
 
 def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
-    """Answer one command message; fill in and return its mail/ingest.json entry."""
+    """Answer one command message; fill in and return its mail/ingest.jsonl entry."""
     desk, root = inbound.desk, inbound.desk.campaign.root
     entry.status, entry.turn, entry.found = "answered", desk.pending, f"the command '{command.word}' in {command.where}"
     entry.stored = f"mail/commands/{inbound.label}.eml"

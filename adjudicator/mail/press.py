@@ -61,7 +61,7 @@ class Record:
     """One relayed press message, as kept in mail/press/<seq>.json."""
 
     seq: int
-    """The message's number in mail/ingest.json."""
+    """The message's number in mail/ingest.jsonl."""
     turn: int
     """The pending turn when it was relayed."""
     sender: str

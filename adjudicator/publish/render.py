@@ -129,7 +129,7 @@ class Renderer:
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
-        game = games.get(self.game_id)
+        game = games.GAMES[self.game_id] if self.game_id in games.GAMES else None  # None: the site's own templates
         if hasattr(game, "form_examples"):  # orders an order form suggests, legal for that player now
             env.filters["form_examples"] = game.form_examples
         env.globals["site"] = {"base_url": self.base_url}
