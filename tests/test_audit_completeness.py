@@ -165,7 +165,7 @@ def test_a_revealed_seed_in_a_running_campaign_is_a_divergence(running: Path) ->
         ("turn-002/old/state.json", "turn-002/old is not written by the replay"),
         ("turn-000/orders/tony.yaml", "turn-000/orders is not written by the replay"),
         ("turn-003/reports/public.md.bak", "turn-003/reports/public.md.bak is not written by the replay"),
-        ("turn-004/orders/README.txt", "turn-004/manifest.json differs from the replay"),
+        ("turn-004/orders/README.txt", "turn-004/orders/README.txt was added after the turn was adjudicated"),
     ],
 )
 def test_a_file_added_to_an_adjudicated_turn_is_a_divergence(copy: Path, capsys: pytest.CaptureFixture[str], extra: str, words: str) -> None:

@@ -61,7 +61,7 @@ def test_a_fortnight_run_by_the_judge(tmp_path: Path, imap: Imap, smtp: tuple[In
     assert all(got(f"{p}@example.org", "turn 1: report") == 1 for p in ("tony", "david", "maria"))
     assert got("gm@example.org", "public report") == 1
     report = next(m for rcpt, m in box.received if rcpt == ["david@example.org"] and "turn 1: report" in m["Subject"])
-    assert "Tuesday 15 December 2026, 20:00 CET" in report.get_content()  # turn 2's deadline, from the schedule
+    assert "Tuesday 15 December 2026, 20:00 CET" in report.get_body(("plain",)).get_content()  # turn 2's deadline, from the schedule
     # Turn 2: only Tony writes. Reminders the day before, then NMRs at the deadline.
     append_mbox(mbox, orders("tony", 2, "Thu, 10 Dec 2026 09:00:00 +0100"))
     cron("2026-12-10T09:10+01:00")
@@ -74,8 +74,11 @@ def test_a_fortnight_run_by_the_judge(tmp_path: Path, imap: Imap, smtp: tuple[In
 
     sent = Counter(str(m["Message-ID"]) for _, m in box.received)
     assert max(sent.values()) == 1, "a message was delivered twice"
-    # 3 welcomes, 4 acknowledgements, 3 reminders, 2 x (3 reports + the public one)
-    assert len(sent) == 3 + 4 + 3 + 8, lines
+    # 3 welcomes, 3 acknowledgements, 3 reminders, 2 x (3 reports + the public one): María's orders of
+    # turn 1 made the turn go early in the tick that filed them, so her acknowledgement, which says the
+    # turn is still open, is outdated before it can go out and her report says what became of them.
+    assert len(sent) == 3 + 3 + 3 + 8, lines
+    assert sum(".ack." in message_id for message_id in sent) == 3, sorted(sent)
     assert imap.unseen() == 0
     assert main(["audit", str(root)]) == 0
     assert "Audit clean" in capsys.readouterr().out

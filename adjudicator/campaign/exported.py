@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .folder import Campaign, CampaignError, turn_name
+from .folder import EXPORT_FILE, Campaign, CampaignError, turn_name
 from .redact import REMOVED
-
-EXPORT_FILE = "export.json"
 
 
 class ExportedCampaign(Campaign):

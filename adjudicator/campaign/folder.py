@@ -29,6 +29,9 @@ PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,39}\Z")
 TURN_FOLDER = re.compile(r"turn-([0-9]+)\Z")
 """Anything named like a turn folder; `turn_name` gives the one spelling pbem writes."""
 
+EXPORT_FILE = "export.json"
+"""In a copy made by `pbem export` (campaign/export.py): what the copy changed, and the passwords' verdicts."""
+
 DEADLINE_FILE = "deadline.json"
 """The next turn's deadline as the schedule gave it when the turn was adjudicated: an input of
 the turn, recorded so that a later change of the schedule (an extension) never changes what
@@ -334,7 +337,8 @@ class Campaign:
                 plain_name(str(name), "the campaign name (name:)")
             except CampaignError as exc:
                 raise CampaignError(f"{path}: {exc}; {FIX_SETTINGS}") from None
-        passwords = bool(config.get("passwords", True))
+        # An export keeps no password hashes (pbem export): its export.json says which passwords were right.
+        passwords = bool(config.get("passwords", True)) and not (Path(root) / EXPORT_FILE).is_file()
         for entry in players:
             _check_seat(entry, path, passwords)
         try:

@@ -11,7 +11,7 @@ HELP = "list the granted absences, or grant one (players ask by mail: absence FR
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("seat", nargs="?", help="the seat's player id (with --grant)")
     p.add_argument("--grant", nargs=2, metavar=("FROM", "TO"), help="the first and last day away, e.g. 2026-12-24 2027-01-02")
 

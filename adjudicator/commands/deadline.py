@@ -11,7 +11,7 @@ HELP = "set or extend the deadline of the pending turn (or of a later one)"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("--turn", type=int, help="the turn (default: the pending one)")
     change = p.add_mutually_exclusive_group(required=True)
     change.add_argument("--set", metavar="TIME", help="the new deadline, e.g. '2026-12-08 20:00' in the schedule's time zone")

@@ -11,9 +11,9 @@ HELP = "let the game's stand-in play a seat from the pending turn on (on), or st
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir")
+    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("seat", help="the seat's player id")
-    p.add_argument("switch", choices=("on", "off"))
+    p.add_argument("switch", choices=("on", "off"), help="on: the stand-in plays the seat from the pending turn; off: the seat waits for its player again")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from ..campaign.folder import Campaign, dump_json
+from ..campaign.folder import dump_json
 from ..common import atomic
 from . import inbox
 from .compose import POLICY, MailError, mail_dir, outbox_dir, recipients, text_header
@@ -109,7 +109,9 @@ def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
 
 
 def _last_turn(root: Path) -> int:
-    return Campaign.open(root).last_turn
+    """The last adjudicated turn, from the turn folders' manifests alone: the judge's word to the GM
+    about a campaign.yaml that cannot be read must still go out."""
+    return max((int(p.parent.name[5:]) for p in root.glob("turn-*/manifest.json") if p.parent.name[5:].isdigit()), default=-1)
 
 
 def outdated(name: str, last_turn: int) -> bool:
