@@ -119,7 +119,9 @@ def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twi
     assert counted.returncode == 0, counted.stderr
     changes = int(counted.stderr.strip().splitlines()[-1])
     expected, sent = snapshot(clean), _ids(box.received)
-    assert "turn-001/manifest.json" in expected and len(sent) >= 8 and max(sent.values()) == 1
+    # 3 welcomes, 3 reports and the public one; the acknowledgements are outdated by the turn that the
+    # same tick settles (they say the turn is still open), so they never go out
+    assert "turn-001/manifest.json" in expected and len(sent) == 7 and max(sent.values()) == 1
     points = kill_points(changes)
     for point in points:
         root = fresh(f"kill-{point}")
