@@ -19,6 +19,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.create import create
 from adjudicator.cli import main
+from adjudicator.publish.render import markdown_plain
 
 PLAYERS = [
     {"id": "tony", "name": "Tony", "email": "tony@example.org"},
@@ -125,12 +126,27 @@ def test_reports_are_built_once_and_sent_once(campaign: Path, smtp: tuple[Mailbo
     stored = email.message_from_bytes(built["turn-001/report-maria.eml"], policy=email.policy.default)
     assert maria["Message-ID"] == stored["Message-ID"] and stored["Date"] is None
     public = by_to["gm@example.org"]
-    assert text(public) == (campaign / "turn-001" / "reports" / "public.md").read_text()
+    assert text(public) == markdown_plain((campaign / "turn-001" / "reports" / "public.md").read_text())
     for password in yaml.safe_load((campaign / "gm" / "passwords.yaml").read_text()).values():
         assert all(password not in m.as_string() for _, m in box.received)
 
     code, out, _ = pbem(capsys, "mail", campaign, "--send", "--smtp", address)
     assert code == 0 and len(box.received) == 4 and "0 messages delivered" in out
+
+
+def test_the_public_report_is_mailed_as_plain_text_without_markdown_escapes(campaign: Path) -> None:
+    """Issue 16, item 17: the mailed public report showed `\\(Europe/London\\)`: Markdown's escapes,
+    which a text/plain reader shows as typed."""
+    config = yaml.safe_load((campaign / "campaign.yaml").read_text())
+    config["schedule"] = {"timezone": "Europe/London", "start": "2026-12-08 20:00", "every": "1 week"}
+    (campaign / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
+    adjudicate(campaign, nmr=True)
+    markdown = (campaign / "turn-001" / "reports" / "public.md").read_text()
+    assert "\\(Europe/London\\)" in markdown  # escaped for a forum that renders Markdown
+    assert main(["mail", str(campaign)]) == 0
+    mailed = email.message_from_bytes(outbox(campaign)["turn-001/report-public.eml"], policy=email.policy.default)
+    body = text(mailed)
+    assert "(Europe/London)" in body and "\\(" not in body and "\\)" not in body
 
 
 def test_a_broken_run_resumes_without_sending_twice(campaign: Path, smtp: tuple[Mailbox, str], capsys: pytest.CaptureFixture[str]) -> None:

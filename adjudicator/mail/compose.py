@@ -32,6 +32,7 @@ from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.turn import pending_state
 from ..common import atomic
+from ..publish.render import markdown_plain
 
 POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
 
@@ -357,7 +358,7 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
             turn=turn,
             to=[("", target)],
             subject=_subject(campaign, turn, "public report"),
-            body=public.read_text(encoding="utf-8"),
+            body=markdown_plain(public.read_text(encoding="utf-8")),  # sent as text/plain: no Markdown escapes
         )
         files[f"{folder}/report-public.eml"] = to_bytes(message)
     return files, notes

@@ -30,6 +30,15 @@ def markdown_text(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
+_MARKDOWN_ESCAPED = re.compile(r"\\([\\`*_{}\[\]<>()#+!|~])")
+
+
+def markdown_plain(text: str) -> str:
+    """A Markdown report as plain text, for a reader that shows it as written (the public report
+    mailed as text/plain): the escapes `markdown_text` put in are taken out again."""
+    return _MARKDOWN_ESCAPED.sub(r"\1", text)
+
+
 def yaml_word(word: str) -> str:
     """A word for an order form, quoted where YAML would read it bare as another value
     (a player whose id is `null` must write `player: "null"`)."""
