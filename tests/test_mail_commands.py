@@ -206,6 +206,13 @@ def test_absence_tells_the_gm_and_a_grant_shows_in_status(campaign: Path, tmp_pa
     run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="status", message_id="<s2@x>"), name="latest")
     assert "Tony: 2026-11-01" not in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
     assert "María José: 2026-12-24" in outbox(campaign)["turn-001/reply-00004.eml"].get_content()
+    # pbem status lists the grants that have not ended (by the clock: so the test's grants lie far from today)
+    assert main(["absence", str(campaign), "david", "--grant", "2099-01-01", "2099-01-31"]) == 0
+    assert main(["absence", str(campaign), "tony", "--grant", "2000-01-01", "2000-01-31"]) == 0
+    capsys.readouterr()
+    assert main(["status", str(campaign)]) == 0
+    shown = capsys.readouterr().out
+    assert "Absence granted: David (david), 2099-01-01 to 2099-01-31" in shown and "2000-01-01" not in shown
 
 
 def test_commands_are_answered_once_and_change_no_turn_file(campaign: Path, tmp_path: Path) -> None:

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     for name, why in sorted(ignored.items()):
         out.print(f"[yellow]Will not be read:[/] orders/{literal(name)} ({literal(why)})")
     _print_deadline(out, campaign, pending)
+    _print_absences(out, campaign, state.get("names", {}))
     return 0
 
 
@@ -75,3 +76,16 @@ def _print_deadline(out: Any, campaign: Any, pending: int) -> None:
     left = time_left(due, clock.now())
     colour = "red" if left.startswith("passed") else "green"
     out.print(f"Deadline for turn {pending}: {literal(due.text)} ([{colour}]{left}[/])")
+
+
+def _print_absences(out: Any, campaign: Any, names: dict[str, str]) -> None:
+    """The absences the GM granted (`pbem absence`) that have not ended yet: what the players' own
+    `status` by mail lists too."""
+    from ..common import clock
+    from ..mail.absences import granted
+
+    today = clock.now().date()
+    for absence in granted(campaign.root):
+        if absence.end >= today:
+            out.print(f"Absence granted: {literal(names.get(absence.seat, absence.seat))} ({absence.seat}), {absence.text}")
+
