@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from email.message import EmailMessage
 from pathlib import Path
@@ -48,7 +49,7 @@ def orders(player: str, turn: int, when: str, body: str | None = None, password:
     message["To"] = "gm@example.org"
     message["Subject"] = f"orders turn {turn}"
     message["Date"] = when
-    message["Message-ID"] = f"<{player}.{turn}.{abs(hash((player, turn, when, body))) % 10**12}@example.org>"
+    message["Message-ID"] = f"<{player}.{turn}.{hashlib.sha256(repr((player, turn, when, body)).encode()).hexdigest()[:12]}@example.org>"  # the same every run
     secret = f'password: "{password}"\n' if password else ""
     message.set_content(body or f"player: {player}\nturn: {turn}\n{secret}orders: []\n")
     return bytes(message)

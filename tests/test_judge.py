@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import json
 import email.policy
 from pathlib import Path
 from typing import Any
@@ -315,3 +316,19 @@ def test_now_is_read_in_the_hosts_zone_or_with_its_offset_and_deadline_makes_a_s
     code, out, _ = pbem(capsys, "deadline", root, "--set", "2026-12-10 18:00")
     assert code == 0 and "Deadline for turn 1: Thursday 10 December 2026, 18:00 UTC (UTC)" in out
     assert pbem(capsys, "deadline", root, "--extend", "fortnightly")[0] == 1
+
+
+def test_a_seat_the_stand_in_plays_is_never_waited_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Design 14: the GM hands María's seat to the stand-in; the turn goes early once the others are in,
+    with the stand-in's orders filed for her, and she is not reminded."""
+    root = campaign(tmp_path)
+    assert main(["standin", str(root), "maria", "on"]) == 0
+    for player in ("tony", "david"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    capsys.readouterr()
+    code, out = tick(capsys, root, now="2026-12-01T12:00+00:00")
+    assert code == 0 and "turn 1 adjudicated early" in out, out
+    results = json.loads((root / "turn-001" / "results.json").read_text())
+    assert results["standins"] == {"maria": {"reason": "gm"}} and results["submissions"]["maria"]["status"] == "accepted"
+    assert not [name for name in outbox(root) if name.startswith("turn-002/remind-maria")]
+

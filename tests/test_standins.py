@@ -92,6 +92,8 @@ def test_the_gm_turns_a_standin_on_and_off(tmp_path: Path, capsys: pytest.Captur
     assert code == 0 and "from turn 1" in out
     assert read_yaml(root / "campaign.yaml")["standins"] == {"bob": {"on": True, "from": 1}}
     _orders_except(root, passwords, "bob")
+    code, out = pbem(capsys, "status", root)  # the seat is not waited for, and status says why
+    assert code == 0 and "Every due player has sent a valid file; the stand-in plays bob." in out and "Still waiting" not in out
     outcome = adjudicate(root)
     assert outcome.output.standins == {"bob": {"reason": "gm"}}
     assert "Played by the stand-in this turn: Bob (at the GM's word)." in (root / "turn-001" / "reports" / "public.md").read_text()

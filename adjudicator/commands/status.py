@@ -18,6 +18,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
+    from ..campaign import standins
     from ..campaign.adjudicate import read_orders_folder
     from ..campaign.folder import Campaign
     from ..campaign.pipeline import Roster
@@ -35,12 +36,15 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"{campaign.config['name']} ({game.title}): turn {pending}, phase {game.phase(state)}", markup=False)
     received, skipped = read_orders_folder(campaign.turn_dir(pending) / "orders")
     checked = check_pending(campaign, campaign.state(last), pending, received)
+    covered = standins.due(campaign, last, campaign.state(last))  # the turn never waits for these seats
     names = state.get("names", {})
     table = Table("player", "orders", "detail")
     waiting = []
     for player, sub in checked.items():
         who = literal(f"{player} ({names[player]})" if names.get(player, player) != player else player)
-        if sub.status == "missing":
+        if sub.status == "missing" and player in covered:
+            table.add_row(who, "[cyan]stand-in[/]", "the stand-in writes this seat's orders when the turn is adjudicated")
+        elif sub.status == "missing":
             waiting.append(player)
             table.add_row(who, "[red]missing[/]", "")
         elif sub.nmr:  # a rejected file is not sent: the turn waits for it as for a missing one
@@ -50,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
             void = len(sub.void)
             table.add_row(who, "[green]valid[/]", plural(len(sub.readings), "order") + (f", {void} void" if void else ""))
     out.print(table)
-    out.print(f"Still waiting for: {', '.join(waiting)}" if waiting else "Every due player has sent a valid file.", markup=False)
+    played = [player for player, sub in checked.items() if sub.status == "missing" and player in covered]
+    done = "Every due player has sent a valid file" + (f"; the stand-in plays {', '.join(played)}." if played else ".")
+    out.print(f"Still waiting for: {', '.join(waiting)}" if waiting else done, markup=False)
     ignored = sort_order_files(received, Roster.of(game, state))[1]
     ignored.update((name, "not a regular file") for name in skipped)
     for name, why in sorted(ignored.items()):

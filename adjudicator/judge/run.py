@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..campaign import schedule
+from ..campaign import schedule, standins
 from ..campaign.adjudicate import Refused, adjudicate, prepare, read_orders_folder
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..campaign.turn import check_pending
@@ -94,13 +94,15 @@ def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> No
 
 
 def waiting_for(campaign: Campaign) -> list[str]:
-    """Due players without an accepted order file for the pending turn (a rejected file counts as none)."""
+    """Due players without an accepted order file for the pending turn (a rejected file counts as none),
+    but for the seats the stand-in plays: a turn never waits for them (campaign/standins.py)."""
     last = campaign.last_turn
     state = campaign.state(last)
     if campaign.game.is_over(state):
         return []
     received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    return [player for player, sub in check_pending(campaign, state, last + 1, received).items() if sub.nmr]
+    covered = standins.due(campaign, last, state)
+    return [player for player, sub in check_pending(campaign, state, last + 1, received).items() if sub.nmr and player not in covered]
 
 
 # -- the steps -----------------------------------------------------------------------------
