@@ -78,7 +78,18 @@ events and reports): a 10,000-player turn spent a third of its time there, more 
 it was. A command makes few reference cycles, so collecting less often costs little memory."""
 
 
+INTERRUPTED = "interrupted; nothing was half written (a turn in progress is finished or undone by the next command)"
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:  # Ctrl-C, wherever it lands: every write is atomic, and a turn cut short is finished or undone by the next command
+        err(INTERRUPTED)
+        return 130
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "send", False) and not args.smtp:  # argparse cannot say that one option needs another
@@ -96,9 +107,6 @@ def main(argv: list[str] | None = None) -> int:
     except (Failure, CampaignError, UnknownGame, Busy) as exc:
         err(str(exc))
         return 1
-    except KeyboardInterrupt:  # Ctrl-C: every write is atomic, and a turn cut short is finished or undone by the next command
-        err("interrupted; nothing was half written (a turn in progress is finished or undone by the next command)")
-        return 130
     except BrokenPipeError:  # the reader went away (`pbem report DIR | head`): not a failure of the command
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 0

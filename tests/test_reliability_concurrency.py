@@ -264,7 +264,9 @@ def _write_throughout(root: Path, swap: int, stop: Path) -> tuple[int, subproces
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(orders), str(stop)], text=True, stdout=subprocess.PIPE)
     try:
         time.sleep(0.2)
-        with paused(swap, "adjudicate", root) as first:
+        # --nmr: a file caught half written is rejected, and a rejected file is not "sent" (the turn
+        # would wait for it); with --nmr the turn goes on and holds the bytes it read
+        with paused(swap, "adjudicate", root, "--nmr") as first:
             stop.touch()
             saved = int(writer.communicate(timeout=30)[0])
             last = {name: (orders / name).read_bytes() for name in ("sue.yaml", "tony.yaml")}

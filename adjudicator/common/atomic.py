@@ -97,18 +97,25 @@ def _link_tree(source: Path, target: Path, staged: Staged, replaced: set[Path]) 
     staged.folders.add(target)
     for entry in sorted(os.scandir(source), key=lambda e: e.name):
         destination = target / entry.name
-        if destination in replaced:
+        # A dot-named entry is a run-time file (an editor's `.tony.yaml.tmp`, here now and gone the next
+        # instant): never part of a turn.
+        if destination in replaced or entry.name.startswith("."):
             continue
-        if entry.is_dir(follow_symlinks=False):
-            _link_tree(Path(entry.path), destination, staged, replaced)
-        elif entry.is_symlink():
-            os.symlink(os.readlink(entry.path), destination)
-        else:
-            try:
-                os.link(entry.path, destination)
-            except OSError:  # a filesystem without hard links
-                shutil.copy2(entry.path, destination)
-            staged.written.append(destination)
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _link_tree(Path(entry.path), destination, staged, replaced)
+            elif entry.is_symlink():
+                os.symlink(os.readlink(entry.path), destination)
+            else:
+                try:
+                    os.link(entry.path, destination)
+                except FileNotFoundError:
+                    raise
+                except OSError:  # a filesystem without hard links
+                    shutil.copy2(entry.path, destination)
+                staged.written.append(destination)
+        except FileNotFoundError:  # removed while the build was made: the check at the swap names it as gone
+            continue
 
 
 def _write_files(staged: Staged, root: Path, files: dict[str, bytes]) -> None:
