@@ -391,28 +391,27 @@ def test_markup_in_campaign_text_is_shown_not_obeyed(tmp_path: Path, capsys: pyt
     assert "[blink]b[/blink]" in out
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a running process, from Linux's /proc/PID/stat (fields 14 and 15)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def test_ctrl_c_is_one_line_and_leaves_nothing_half_done(tmp_path: Path) -> None:
-    """SIGINT while `pbem new` hashes 300 passwords (scrypt, tens of ms each)."""
+    """SIGINT in the middle of `pbem new` (300 players): the command is held at its first write
+    (tests/crashpoint.py) and interrupted there, at a known moment whatever the machine's load."""
     import signal
     import time
 
     root = tmp_path / "big"
+    signals = tmp_path / ".signals"
+    signals.mkdir()
+    env = {**os.environ, "PBEM_PAUSED": str(signals / "paused"), "PBEM_RELEASE": str(signals / "release")}
     players = ",".join(f"p{i}" for i in range(300))
     run = subprocess.Popen(
-        [sys.executable, "-m", "adjudicator", "new", str(root), "--game", "secrets", "--players", players, "--option", "max_players=300"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        [sys.executable, str(REPO / "tests" / "crashpoint.py"), "pause=1", "new", str(root), "--game", "secrets", "--players", players,
+         "--option", "max_players=300"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
     )
-    # Interrupt once it has worked a second of CPU time: past Python's start-up and pbem's imports (well
-    # under half a second), in the hashing, however loaded the machine is (a wall-clock wait was not).
-    deadline = time.monotonic() + 60
-    while _cpu_seconds(run.pid) < 1.0 and run.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    deadline = time.monotonic() + 120
+    while not (signals / "paused").exists():
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < deadline, "pbem new never reached its first write"
+        time.sleep(0.01)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, (out, err)
