@@ -114,8 +114,8 @@ STAGES = (
     # (label, module, attribute): the stages of a turn, timed apart; none calls another
     ("opening the campaign (campaign.yaml)", "adjudicator.campaign.folder", "Campaign.open"),
     ("finishing interrupted swaps (recover)", "adjudicator.common.atomic", "recover"),
-    ("reading the order files", "adjudicator.campaign.adjudicate", "read_orders_folder"),
-    ("checking the order files (parse, schemas, the game's reading)", "adjudicator.campaign.turn", "load_submission"),
+    ("reading the order files", "adjudicator.campaign.pending", "read_orders_folder"),
+    ("checking the order files (parse, schemas, the game's reading)", "adjudicator.campaign.pending", "Pending.check_file"),
     ("resolving the orders", "adjudicator.campaign.turn", "resolve"),
     ("rendering the reports (Jinja)", "adjudicator.publish.render", "Renderer.render"),
     ("the BBCode form of the public report", "adjudicator.campaign.turn", "to_bbcode"),

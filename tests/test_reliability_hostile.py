@@ -32,7 +32,8 @@ from adjudicator.campaign.create import create
 from adjudicator.campaign.demo import DEMO_NAMES
 from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.pipeline import resolve
-from adjudicator.campaign.turn import load_submission, pending_state
+from adjudicator.campaign import pending as pending_turn
+from adjudicator.campaign.pending import pending_state
 from adjudicator.common import yamlsafe
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
@@ -158,9 +159,9 @@ def _throw_at(root: Path, examples: int) -> int:
     """`examples` hostile files for the due player of one phase, each read and resolved in process."""
     campaign, state, victim, demo = _victim(root)
     game = campaign.game
-    pending = campaign.last_turn + 1
-    folder = campaign.turn_dir(pending) / "orders"
-    others = {p: load_submission(campaign, state, pending, p, (folder / f"{p}.yaml").read_bytes(), f"orders/{p}.yaml") for p in game.due(state)[1:]}
+    turn = pending_turn.read(campaign)
+    pending = turn.number
+    others = {p: turn.submission(p) for p in game.due(state)[1:]}
     baseline = {p: s.to_json() for p, s in others.items()}
     tried = 0
 
@@ -170,7 +171,7 @@ def _throw_at(root: Path, examples: int) -> int:
         nonlocal tried
         tried += 1
         raw = hostile_file(data, victim, demo)
-        sub = load_submission(campaign, state, pending, victim, raw, f"orders/{victim}.yaml")
+        sub = turn.check_file(victim, raw, f"orders/{victim}.yaml")
         assert sub.status in ("accepted", "rejected")
         if sub.nmr:
             assert sub.problems and all(p.what.strip() and p.where.strip() for p in sub.problems)
@@ -242,7 +243,8 @@ def test_every_phase_takes_hostile_files_through_the_cli(phases: tuple[str, dict
             if order["void"] is not None:
                 assert " ".join(f"orders/{victim}.yaml::orders[{order['index']}] void: {order['void']}".split()) in stdout
         if raw:
-            sub = load_submission(campaign, campaign.state(turn - 1), turn, victim, raw, f"orders/{victim}.yaml")
+            replayed = pending_turn.replay(campaign, turn, campaign.state(turn - 1), campaign.setup_record())
+            sub = replayed.check_file(victim, raw, f"orders/{victim}.yaml")
             _explained(sub, (campaign.turn_dir(turn) / "reports" / f"{victim}.txt").read_text())
     for copy, victim, raw in copies[:: max(1, len(copies) // 3)]:
         if raw:

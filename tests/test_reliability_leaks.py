@@ -26,6 +26,7 @@ import yaml
 from reliability_kit import NOW, THOROUGH, order_mail
 from worlds import disguised_worlds
 
+from adjudicator.campaign import pending
 from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.demo import DEMO_NAMES, play
 from adjudicator.campaign.folder import Campaign
@@ -94,12 +95,12 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
 
 def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
     """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
-    desk = replies.Desk(campaign, number, before, over=False)
+    desk = replies.Desk(pending.replay(campaign, number, before, campaign.setup_record()))
     report = reports.get(f"reports/{player}.txt")
     return [
         replies.help_reply(desk, player),
-        replies.status_reply(desk, player, filed),
-        replies.orders_reply(desk, player, filed),
+        replies.status_reply(desk, player),
+        replies.orders_reply(desk, player),
         replies.check_reply(desk, player, filed if filed is not None else b"orders: []\n", "the body"),
         replies.report_reply(desk, player, number, report.decode("utf-8") if report is not None else None),
         press.relay(campaign, before, number, False, 1, player, "all", "Hello.").receipt,

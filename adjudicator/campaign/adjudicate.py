@@ -7,15 +7,15 @@ import functools
 import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..common import atomic, parallel, yamlsafe
+from ..common import atomic, parallel
 from ..games.base import State
 from ..publish.render import Renderer
-from . import standins
+from . import pending, standins
 from .folder import Campaign, CampaignError
-from .turn import SEATS_FILE, TurnOutput, check_pending, turn
+from .turn import TurnOutput, turn
 
 
 class Refused(RuntimeError):
@@ -64,60 +64,6 @@ def unexpected(root: Path, exc: Exception) -> str:
     )
 
 
-def read_orders_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
-    """Every regular file of the orders folder, by name; symlinks and folders are skipped and named.
-
-    A file is read only up to one byte past the size limit: a larger one is
-    rejected whatever follows, and a huge file must not fill the memory. The
-    manifest hashes the bytes read.
-    """
-    found: dict[str, bytes] = {}
-    skipped: list[str] = []
-    if not folder.is_dir():
-        return found, skipped
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_symlink() or not path.is_file():
-            skipped.append(path.name)
-            continue
-        with open(path, "rb") as handle:
-            found[path.name] = handle.read(yamlsafe.MAX_BYTES + 1)
-    return found, skipped
-
-
-@dataclass(frozen=True)
-class PendingTurn:
-    """What the pending turn folder holds when its adjudication reads it: the turn commits
-    exactly these bytes, and `changes` tells what differs in the folder later."""
-
-    entries: frozenset[str]
-    """The names in the turn folder itself (dot-named run-time files aside)."""
-    orders: dict[str, bytes]
-    skipped: tuple[str, ...]
-    seats: bytes | None
-
-    @classmethod
-    def read(cls, folder: Path) -> PendingTurn:
-        entries = frozenset(e.name for e in folder.iterdir() if not e.name.startswith(".")) if folder.is_dir() else frozenset()
-        orders, skipped = read_orders_folder(folder / "orders")
-        seats = folder / SEATS_FILE
-        return cls(entries, orders, tuple(skipped), seats.read_bytes() if seats.is_file() else None)
-
-    def not_of_a_turn(self) -> list[str]:
-        """Entries no turn folder holds: the adjudication would carry them into the committed turn."""
-        return sorted(self.entries - {"orders", SEATS_FILE, standins.RECORD_FILE})
-
-    def changes(self, later: PendingTurn) -> list[str]:
-        """The paths (relative to the turn folder) that differ in `later`: arrived, changed or gone."""
-        changed = {f"orders/{n}" for n in self.orders.keys() | later.orders.keys() if self.orders.get(n) != later.orders.get(n)}
-        changed |= {f"orders/{n}" for n in set(self.skipped) ^ set(later.skipped)}
-        changed |= set(self.entries ^ later.entries)
-        if self.seats != later.seats:
-            changed.add(SEATS_FILE)
-        return sorted(changed)
-
-
 def prepare(root: Path) -> Campaign:
     """Open a campaign, finishing any turn a crash interrupted, and open the pending turn folder."""
     return _opened(root)[0]
@@ -136,48 +82,54 @@ def _opened(root: Path) -> tuple[Campaign, int, State]:
 
 def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1, now: dt.datetime | None = None) -> tuple[Outcome, atomic.Staged]:
     """Settle the pending turn and build its folder beside the old one; the caller holds the
-    lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done."""
+    lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done.
+
+    The stages: read the pending turn once, check it, add the stand-ins' orders, resolve and
+    render (turn.turn); the disk is read here at the start and written at the commit."""
     campaign, last, state = _opened(root)
     game = campaign.game
     if game.is_over(state):
         raise Refused(f"{campaign.root}: the game ended with turn {last}; there is nothing to adjudicate")
-    pending = last + 1
-    folder = campaign.turn_dir(pending)
-    read = PendingTurn.read(folder)
-    foreign = read.not_of_a_turn()
+    read = pending.read(campaign)
+    folder = campaign.turn_dir(read.number)
+    foreign = read.folder.not_of_a_turn()
     if foreign:
         raise Refused(
             f"{campaign.root}: {', '.join(f'{folder.name}/{name}' for name in foreign)} "
             f"{'is' if len(foreign) == 1 else 'are'} not part of a turn (a pending turn folder holds only orders/ and, "
             "after pbem replace, seats.yaml); nothing was written: move it out of the turn folder and run again"
         )
-    order_bytes = read.orders
-    checked = check_pending(campaign, state, pending, order_bytes, jobs)
-    names = {name.rpartition(".")[0] for name in order_bytes if name.endswith((".yaml", ".yml"))}
-    covered = standins.due(campaign, last, state)  # seats a stand-in plays are never waited for
-    missing = [p for p, sub in checked.items() if sub.nmr and p not in covered]
+    verdict = pending.check(read, jobs)
+    missing = verdict.waiting
     if missing and not nmr:  # a rejected file is not sent, as it is not filed when it comes by mail
         raise Refused(
-            f"{campaign.root}: turn {pending} is still waiting for orders from "
-            + ", ".join(p + (" (file rejected: see pbem status)" if checked[p].status == "rejected" else "") for p in missing)
+            f"{campaign.root}: turn {read.number} is still waiting for orders from "
+            + ", ".join(p + (" (file rejected: see pbem status)" if verdict.submissions[p].status == "rejected" else "") for p in missing)
             + "; adjudicate with --nmr once the deadline has passed"
         )
-    if standins.file_orders(campaign, last, state, [d for p, d in covered.items() if p not in names]):
-        read = PendingTurn.read(folder)  # the turn commits what it reads, the stand-ins' files included
-        order_bytes = read.orders
-        checked = check_pending(campaign, state, pending, order_bytes, jobs)
+    verdict = with_standins(read, verdict)
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
-    previous = (campaign.turn_dir(last) / "manifest.json").read_bytes()
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root, campaign.site_base_url)
     try:
-        output = turn(campaign, pending, state, order_bytes, previous, seed, renderer, jobs, skipped=read.skipped, checked=checked, now=now)
+        output = turn(read, verdict, seed, renderer, jobs, now=now)
     except Exception as exc:
         if not from_template(exc):
             raise
         raise Refused(template_problem(campaign.root, exc)) from None
-    return Outcome(campaign, output, missing), atomic.stage(folder, output.files, check=lambda old: read.changes(PendingTurn.read(old)))
+    return Outcome(campaign, output, missing), atomic.stage(folder, output.files, check=lambda old: read.folder.changes(pending.TurnFolder.read(old)))
+
+
+def with_standins(read: pending.Pending, verdict: pending.Verdict) -> pending.Verdict:
+    """The verdict with the stand-in's order file for each seat it plays, checked as a player's
+    file is: in memory, so that a turn refused later leaves nothing of them behind."""
+    seats = list(verdict.standins.values())
+    files, record = standins.play(read.campaign, read.number, read.state, seats)
+    for d in seats:
+        name = f"{d.seat}.yaml"
+        verdict = verdict.with_file(d.seat, name, files[name], read.check_file(d.seat, files[name], f"orders/{name}"))
+    return replace(verdict, record=standins.merge_record(verdict.record, record)) if record is not None else verdict
 
 
 def changed_meanwhile(root: Path, folder: str, changed: list[str]) -> Refused:

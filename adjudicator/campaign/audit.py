@@ -30,7 +30,8 @@ from pathlib import Path
 
 from ..common.rng import commitment
 from ..publish.render import Renderer
-from .adjudicate import from_template, read_orders_folder, template_problem
+from . import pending
+from .adjudicate import from_template, template_problem
 from .exported import open_for_audit, originals
 from .folder import Campaign, CampaignError, dump_json, read_yaml, turn_name
 from .turn import TurnOutput, opening, turn
@@ -153,9 +154,8 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
     while not campaign.game.is_over(state) and campaign.is_adjudicated(number + 1):
         number += 1
         folder = campaign.turn_dir(number)
-        previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
-        order_bytes, skipped = read_orders_folder(folder / "orders")
-        out = turn(campaign, number, state, order_bytes, previous, seed, renderer, skipped=skipped)
+        read = pending.replay(campaign, number, state, setup)
+        out = turn(read, pending.check(read), seed, renderer)
         problem = _compare(folder, out, filed)
         if problem:
             return AuditResult(number, problem)

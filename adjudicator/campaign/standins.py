@@ -12,15 +12,14 @@ of its own and either
   the stand-in and counts NMRs afresh from turn N; `pbem replace` counts them afresh
   from the new player's first turn.
 
-The stand-in writes the seat's order file, `turn-NNN/orders/SEAT.yaml`, as a player
-would (with the seat's password from gm/passwords.yaml when the campaign uses them),
-and records it in `turn-NNN/standins.yaml` (seat -> why, and the SHA-256 of the file it
-wrote). That record is an input of the turn, hashed by its manifest, so `pbem audit`
-replays the turn like any other; a file the seat's player sends afterwards in place of
-the stand-in's no longer matches the record and counts as the player's own.
+The stand-in writes the seat's order file as a player would (with the seat's password from
+gm/passwords.yaml when the campaign uses them), in memory, when the turn is adjudicated
+(`play`); the committed turn holds it as `turn-NNN/orders/SEAT.yaml`, with `turn-NNN/standins.yaml`
+(seat -> why, and the SHA-256 of the file it wrote). That record is an input of the turn, hashed by
+its manifest, so `pbem audit` replays the turn like any other. A turn that is refused leaves
+nothing of the stand-in behind.
 
-Everything here is called by `pbem adjudicate` (campaign/adjudicate.py) and by the
-judge's `pbem run`, under the campaign's lock; `due` alone tells who is covered.
+Which seats the stand-in covers (`due`) is read once with the pending turn (campaign/pending.py).
 """
 
 from __future__ import annotations
@@ -119,29 +118,29 @@ def _abandoned(campaign: Campaign, results: dict[int, dict[str, Any]], seat: str
     return None
 
 
-def file_orders(campaign: Campaign, last: int, state: State, seats: list[Due]) -> list[Due]:
-    """Write each seat's stand-in order file for the turn after `last`, and the turn's record of them."""
+def play(campaign: Campaign, number: int, state: State, seats: list[Due]) -> tuple[dict[str, bytes], bytes | None]:
+    """The stand-in's order file for each seat, written as a player would write it, and the turn's record
+    of them (standins.yaml): values only. The turn commits both, so the audit replays them."""
     if not seats:
-        return []
-    game, pending = campaign.game, last + 1
+        return {}, None
+    game = campaign.game
     seed = campaign.seed()
     if seed is None:
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); no stand-in can play")
     passwords = _passwords(campaign, [d.seat for d in seats])
-    folder = campaign.turn_dir(pending)
-    _, record = read_record(folder)
-    rng = Rng(seed, pending)
+    rng = Rng(seed, number)
+    files: dict[str, bytes] = {}
+    record: dict[str, dict[str, Any]] = {}
     for d in seats:
         written = game.standin_orders(game.view(state, d.seat), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
-        document: dict[str, Any] = {"player": d.seat, "turn": pending}
+        document: dict[str, Any] = {"player": d.seat, "turn": number}
         if d.seat in passwords:
             document["password"] = passwords[d.seat]
         document["orders"] = written
         data = f"# Written by the stand-in for {d.seat}'s seat ({d.reason}): see docs/standins.md\n".encode() + dump_yaml(document)
-        atomic.write_file(folder / "orders" / f"{d.seat}.yaml", data)
+        files[f"{d.seat}.yaml"] = data
         record[d.seat] = {**d.to_json(), "sha256": hashlib.sha256(data).hexdigest()}
-    atomic.write_file(folder / RECORD_FILE, dump_yaml(dict(sorted(record.items()))))
-    return seats
+    return files, dump_yaml(dict(sorted(record.items())))
 
 
 def _passwords(campaign: Campaign, seats: list[str]) -> dict[str, str]:
@@ -159,20 +158,26 @@ def _passwords(campaign: Campaign, seats: list[str]) -> dict[str, str]:
     return {s: str(known[s]) for s in seats}
 
 
-def read_record(folder: Path) -> tuple[bytes | None, dict[str, dict[str, Any]]]:
-    """A turn folder's standins.yaml, as bytes (an input of the turn) and as seat -> {reason, after,
+def parse_record(data: bytes | None, path: Path | str = RECORD_FILE) -> tuple[bytes | None, dict[str, dict[str, Any]]]:
+    """A turn's standins.yaml, as bytes (an input of the turn) and as seat -> {reason, after,
     sha256}; (None, {}) when the stand-in wrote nothing for that turn."""
-    path = folder / RECORD_FILE
-    if not path.is_file():
+    if data is None:
         return None, {}
-    data = path.read_bytes()
     try:
         record = yamlsafe.load(data) or {}
     except yamlsafe.YamlError as exc:
-        raise damaged(path, f"not valid YAML: {exc}") from None
+        raise damaged(Path(path), f"not valid YAML: {exc}") from None
     if not isinstance(record, dict) or not all(isinstance(v, dict) and "sha256" in v and "reason" in v for v in record.values()):
-        raise damaged(path, "not a list of seats, each with why the stand-in played it and the SHA-256 of its file")
+        raise damaged(Path(path), "not a list of seats, each with why the stand-in played it and the SHA-256 of its file")
     return data, record
+
+
+def merge_record(old: bytes | None, new: bytes | None) -> bytes | None:
+    """One record from a pending folder's (left by an earlier version of pbem) and this turn's stand-ins."""
+    if old is None or new is None:
+        return new if old is None else old
+    merged = {**parse_record(old)[1], **parse_record(new)[1]}
+    return dump_yaml(dict(sorted(merged.items())))
 
 
 def played(record: dict[str, dict[str, Any]], order_files: dict[str, bytes]) -> dict[str, dict[str, Any]]:

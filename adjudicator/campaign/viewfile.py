@@ -51,7 +51,7 @@ def view_file(game: Game, campaign_name: str, uses_passwords: bool, state: State
 def for_report(campaign: Campaign, turn: int, player: str) -> bytes | None:
     """The view file that goes with `player`'s report of `turn`: for their orders for the next
     turn (None once the game is over: no orders are due)."""
-    from .turn import pending_state
+    from .pending import pending_state
 
     state = pending_state(campaign) if turn == campaign.last_turn else campaign.state(turn)
     if campaign.game.is_over(state):

@@ -19,7 +19,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..campaign.folder import Campaign
     from ..common import atomic
-    from ..mail import absences
+    from ..campaign import absences
 
     root = Path(args.dir)
     Campaign.open(root)

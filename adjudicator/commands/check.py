@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}: REJECTED: {exc}")
         print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
-    sub, turn, due, note = checker(document, path.name)
+    sub, turn, due, note, renderer = checker(document, path.name)
     if sub.nmr:
         print(f"{path}: REJECTED")
         for problem in sub.problems:
@@ -47,40 +47,34 @@ def run(args: argparse.Namespace) -> int:
             print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
     print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
-    for reading in sub.readings:
-        print(f"  {reading.index + 1:2d}. {reading.written}")
-        if reading.accepted:
-            print(f"      -> {reading.meaning}")
-        else:
-            print(f"      -> VOID ({path}::orders[{reading.index}]): {reading.void}. " + (reading.instead or "This order would do nothing; the others stand."))
+    for line in renderer.readings(sub, "would do", str(path)):
+        print(line)
     if note:
         print(note)
     return 1 if sub.void else 0
 
 
-Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], str]]
-"""(document, file name) -> (the Submission, the pending turn, whether a player is due, a note for an accepted file)."""
+Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], str, Any]]
+"""(document, file name) -> (the Submission, the pending turn, whether a player is due, a note for an
+accepted file, the Renderer whose templates say how each order reads)."""
 
 
 def _with_campaign(root: Path, path: Path) -> Checker:
-    """The GM's check: against the campaign folder, the password included."""
+    """The GM's check: against the campaign's pending turn, read as the adjudication reads it, the password included."""
+    from ..campaign import pending
     from ..campaign.folder import Campaign
-    from ..campaign.pipeline import check_document
-    from ..campaign.turn import former_names, pending_state
+    from ..publish.render import Renderer
 
     campaign = Campaign.open(root)
-    last = campaign.last_turn
-    state = pending_state(campaign)
-    if campaign.game.is_over(state):
+    turn = pending.read(campaign)
+    if turn.over:
         raise Failure(f"{campaign.root}: the game is over; no orders are due")
-    ids = set(state["players"])
-    expected = path.stem if path.stem in ids else None
-    former = former_names(campaign, last + 1)
+    expected = path.stem if path.stem in turn.roster.players else None
+    renderer = Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
 
-    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str]:
-        sub = check_document(campaign.game, state, document, turn=last + 1, expected_player=expected,
-                             password_ok=campaign.password_ok if campaign.uses_passwords else None, source=source, former=former)
-        return sub, last + 1, lambda p: p not in ids or p in campaign.game.due(state), ""
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str, Any]:
+        sub = turn.check_document(document, player=expected, source=source)
+        return sub, turn.number, lambda p: p not in turn.roster.players or turn.due(p), "", renderer
 
     return check
 
@@ -89,15 +83,16 @@ def _with_view(view_path: Path) -> Checker:
     """A player's check: against their view file alone, for their own seat only."""
     from ..campaign.pipeline import check_position
     from ..campaign.viewfile import ViewFileError, read_view_file
+    from ..publish.render import Renderer
 
     record = _read_view(view_path, read_view_file, ViewFileError)
-
+    renderer = Renderer(record.game.id)
     note = "The password is not checked here (your view file does not hold it): the GM's pbem checks it." if record.passwords else ""
 
-    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str]:
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str, Any]:
         sub = check_position(record.game, record.position, document, turn=record.turn, expected_player=record.player,
                              password_ok=None, source=f"{source}, checked with {record.player}'s view file")
-        return sub, record.turn, lambda p: p != record.player or p in record.position.roster.due, note
+        return sub, record.turn, lambda p: p != record.player or p in record.position.roster.due, note, renderer
 
     return check
 

@@ -146,8 +146,8 @@ def _for_player(name: str, player: str) -> bool:
 
 def _missing(campaign: Any) -> list[str]:
     """Due players without a valid order file for the pending turn."""
-    from ..judge.run import waiting_for
+    from ..campaign import pending
 
     if campaign.over:
         raise Failure(f"{campaign.root}: the game is over; nobody is due")
-    return waiting_for(campaign)
+    return pending.check(pending.read(campaign)).waiting

@@ -22,7 +22,7 @@ import yaml
 
 from ..campaign import schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
-from ..campaign.turn import pending_state
+from ..campaign.pending import pending_state
 from ..mail.compose import MailError, gm_address, make_message, to_bytes
 
 COMMANDS = (

@@ -37,7 +37,7 @@ from ..campaign.folder import (
     read_yaml,
     turn_name,
 )
-from ..campaign.turn import SEATS_FILE, read_seat_changes
+from ..campaign.pending import SEATS_FILE, read_seat_changes
 from ..common import atomic
 from ..common.address import address_problem
 from ..mail import compose, deliver

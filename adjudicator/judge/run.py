@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..campaign import schedule, standins
-from ..campaign.adjudicate import Refused, adjudicate, prepare, read_orders_folder
+from ..campaign import pending, schedule
+from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
-from ..campaign.turn import check_pending
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest
@@ -94,15 +93,8 @@ def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> No
 
 
 def waiting_for(campaign: Campaign) -> list[str]:
-    """Due players without an accepted order file for the pending turn (a rejected file counts as none),
-    but for the seats the stand-in plays: a turn never waits for them (campaign/standins.py)."""
-    last = campaign.last_turn
-    state = campaign.state(last)
-    if campaign.game.is_over(state):
-        return []
-    received, _ = read_orders_folder(campaign.turn_dir(last + 1) / "orders")
-    covered = standins.due(campaign, last, state)
-    return [player for player, sub in check_pending(campaign, state, last + 1, received).items() if sub.nmr and player not in covered]
+    """Due players without an accepted order file for the pending turn (campaign/pending.py's one answer)."""
+    return pending.check(pending.read(campaign)).waiting
 
 
 # -- the steps -----------------------------------------------------------------------------
@@ -148,14 +140,16 @@ def _due_now(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> t
     """Whether the pending turn is adjudicated now: (False: early, True: with NMRs, None: wait), and why."""
     if campaign.over:
         return None, ""
-    pending = campaign.last_turn + 1
-    missing = waiting_for(campaign)
+    turn = pending.read(campaign)
+    verdict = pending.check(turn)
+    missing = verdict.waiting
+    played = f", the stand-in plays {', '.join(verdict.standins)}" if verdict.standins else ""
     if not missing and settings.early:
-        return False, f"turn {pending} adjudicated early (every due player has sent orders)"
-    due = schedule.of_campaign(campaign, pending)
+        return False, f"turn {turn.number} adjudicated early (every due player has sent orders{played})"
+    due = turn.deadline()
     if due is not None and due.at + settings.grace <= now:
         late = f", NMR: {', '.join(missing)}" if missing else ""
-        return True, f"turn {pending} adjudicated at the deadline{late}"
+        return True, f"turn {turn.number} adjudicated at the deadline{late}{played}"
     return None, ""
 
 

@@ -16,28 +16,45 @@ from typing import Any
 
 from ..campaign import schedule
 from ..campaign.folder import Campaign
+from ..campaign.pending import Pending
 from ..campaign.pipeline import Submission
-from ..campaign.turn import load_submission
 from ..common.resources import resource_dir
 from ..games.base import State
-from . import absences, press
+from ..publish.render import Renderer
+from ..campaign import absences
+from . import press
 
 GUIDE = "docs/players.md (the player's guide)"
 
 
 @dataclass
 class Desk:
-    """What every answer is built from: the campaign's settings, the pending turn and its state,
-    the moment (None: unknown; then no time left is said) and the granted absences. Each answer
-    takes the asking seat and that seat's own files; it reads the state only through the game's
-    view of that seat, its `due` and its `phase`."""
+    """What every answer is built from: the pending turn as read once (campaign/pending.py) and the
+    moment (None: unknown; then no time left is said). Each answer takes the asking seat; it reads
+    the state only through the game's view of that seat, its `due` and its `phase`."""
 
-    campaign: Campaign
-    pending: int
-    state: State
-    over: bool
+    turn: Pending
     now: dt.datetime | None = None
-    granted: list[absences.Absence] = field(default_factory=list)
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.turn.campaign
+
+    @property
+    def pending(self) -> int:
+        return self.turn.number
+
+    @property
+    def state(self) -> State:
+        return self.turn.state
+
+    @property
+    def over(self) -> bool:
+        return self.turn.over
+
+    @property
+    def granted(self) -> list[absences.Absence]:
+        return self.turn.absences
 
     def name(self, seat: str) -> str:
         return str(self.state.get("names", {}).get(seat, seat))
@@ -45,6 +62,16 @@ class Desk:
     @property
     def title(self) -> str:
         return f"{self.campaign.config.get('name')} ({self.campaign.game.title})"
+
+    def readings(self, sub: Submission, verb: str) -> list[str]:
+        """A checked order file in words, as the report, the acknowledgement and `pbem check` say it."""
+        if sub.nmr:
+            lines = ["REJECTED as a whole; you would count as NMR (no moves received). What is wrong:"]
+            return lines + [f"  - {p.where}: {p.what}" for p in sub.problems]
+        if not sub.readings:
+            return ["It holds no orders (orders: []), which is a valid choice."]
+        renderer = Renderer.for_campaign(self.campaign.game.id, self.campaign.root, self.campaign.site_base_url)
+        return ["The orders as the adjudicator reads them:", *renderer.readings(sub, verb)]
 
 
 def _deadline(desk: Desk) -> list[str]:
@@ -56,20 +83,6 @@ def _deadline(desk: Desk) -> list[str]:
         return ["Deadline: none is set for this turn."]
     left = f" ({schedule.time_left(due, desk.now)})" if desk.now is not None else ""
     return [f"Deadline for turn {desk.pending}: {due.text}{left}."]
-
-
-def _readings(sub: Submission, verb: str) -> list[str]:
-    """A checked order file in words, as the acknowledgement and `pbem check` say it."""
-    if sub.nmr:
-        lines = ["REJECTED as a whole; you would count as NMR (no moves received). What is wrong:"]
-        return lines + [f"  - {p.where}: {p.what}" for p in sub.problems]
-    if not sub.readings:
-        return ["It holds no orders (orders: []), which is a valid choice."]
-    lines = ["The orders as the adjudicator reads them:"]
-    for reading in sub.readings:
-        lines.append(f"  {reading.index + 1:2d}. {reading.written}")
-        lines.append(f"      -> {reading.meaning}" if reading.accepted else f"      -> VOID: {reading.void}. This order {verb} nothing; the others stand.")
-    return lines
 
 
 def command_list(campaign: Campaign) -> list[str]:
@@ -134,7 +147,7 @@ def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
+def status_reply(desk: Desk, seat: str) -> str:
     game, campaign = desk.campaign.game, desk.campaign
     lines = [f"{desk.title}: status for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
@@ -145,17 +158,18 @@ def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
         lines += _deadline(desk)
         due = game.due(desk.state)
         lines.append(f"Due this turn: {', '.join(desk.name(p) for p in due)}.")
-        if seat not in due:
+        sub = desk.turn.submission(seat) if seat in due else None
+        if sub is None:
             lines.append("You have nothing to order this turn.")
-        elif filed is None:
+        elif sub.status == "missing" and seat in desk.turn.covered:
+            lines.append(f"Your orders for turn {desk.pending}: none filed; the stand-in plays your seat unless you send orders.")
+        elif sub.status == "missing":
             lines.append(f"Your orders for turn {desk.pending}: none filed yet.")
+        elif sub.nmr:
+            lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
         else:
-            sub = load_submission(campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
-            if sub.nmr:
-                lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
-            else:
-                void = f", {len(sub.void)} of them void" if sub.void else ""
-                lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
+            void = f", {len(sub.void)} of them void" if sub.void else ""
+            lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
     current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
     if current:
         lines += ["", "Absences granted by the GM:"]
@@ -163,18 +177,17 @@ def status_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def orders_reply(desk: Desk, seat: str, filed: bytes | None) -> str:
+def orders_reply(desk: Desk, seat: str) -> str:
     lines = [f"{desk.title}: orders filed for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
         lines.append("The game is over: no orders are due.")
     elif seat not in desk.campaign.game.due(desk.state):
         lines.append(f"You have nothing to order in turn {desk.pending}.")
-    elif filed is None:
+    elif (sub := desk.turn.submission(seat)).status == "missing":
         lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received).")
     else:
-        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, filed, f"orders/{seat}.yaml")
         lines.append(f"For turn {desk.pending} this file is filed for you (the newest you sent).")
-        lines += _readings(sub, "does")
+        lines += desk.readings(sub, "does")
     return "\n".join(lines) + "\n"
 
 
@@ -186,12 +199,12 @@ def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> 
     elif isinstance(data, Unreadable):
         lines += [f"No order file could be read: {data.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
     else:
-        sub = load_submission(desk.campaign, desk.state, desk.pending, seat, data, where)
-        if sub.nmr and seat not in desk.campaign.game.due(desk.state):
+        sub = desk.turn.check_file(seat, data, where)
+        if sub.nmr and not desk.turn.due(seat):
             lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
         else:
             lines.append(f"The file ({where}) for turn {desk.pending}: " + ("accepted." if not sub.nmr else ""))
-            lines += _readings(sub, "would do")
+            lines += desk.readings(sub, "would do")
         lines += ["", "To file it, send it again without the word check."]
     return "\n".join(lines) + "\n"
 

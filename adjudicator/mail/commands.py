@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..campaign import absences
 from ..campaign.folder import Campaign, turn_name
+from ..campaign.pending import Pending
 from ..common import atomic, yamlsafe
-from ..games.base import State
-from . import absences, answers, compose, inbox, press
+from . import answers, compose, inbox, press
 
 WORDS = ("help", "status", "orders", "check", "report", "press", "absence")
 _ALONE = frozenset({"help", "status", "orders", "check"})
@@ -172,10 +173,8 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
 class Inbound:
     """A message being handled by ingest: what its answer needs."""
 
-    campaign: Campaign
-    pending: int
-    state: State
-    over: bool
+    turn: Pending
+    """The pending turn as read once for this slice of mail (campaign/pending.py)."""
     now: dt.datetime | None
     message: Any
     raw: bytes
@@ -185,20 +184,17 @@ class Inbound:
     address: str
     """The sender's address, lower case ("" when unreadable)."""
 
+    @property
+    def campaign(self) -> Campaign:
+        return self.turn.campaign
+
+    @property
+    def pending(self) -> int:
+        return self.turn.number
+
     @cached_property
     def desk(self) -> answers.Desk:
-        return answers.Desk(self.campaign, self.pending, self.state, self.over, self.now, absences.granted(self.campaign.root))
-
-
-def _filed(desk: answers.Desk, seat: str) -> bytes | None:
-    """The seat's order file for the pending turn, read as the adjudication reads it (a regular file, to
-    one byte past the size limit); only that one file, whatever the size of the campaign."""
-    folder = desk.campaign.turn_dir(desk.pending) / "orders"
-    for path in (folder / f"{seat}.yaml", folder / f"{seat}.yml"):
-        if path.is_file() and not path.is_symlink():
-            with open(path, "rb") as handle:
-                return handle.read(yamlsafe.MAX_BYTES + 1)
-    return None
+        return answers.Desk(self.turn, self.now)
 
 
 def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
@@ -258,9 +254,9 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     if command.word == "help":
         body = answers.help_reply(desk, seat)
     elif command.word == "status":
-        body = answers.status_reply(desk, seat, _filed(desk, seat))
+        body = answers.status_reply(desk, seat)
     elif command.word == "orders":
-        body = answers.orders_reply(desk, seat, _filed(desk, seat))
+        body = answers.orders_reply(desk, seat)
     elif command.word == "check":
         body = answers.check_reply(desk, seat, document, where)
     elif command.word == "report":

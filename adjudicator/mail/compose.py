@@ -30,7 +30,7 @@ from typing import Any, Self
 
 from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.turn import pending_state
+from ..campaign.pending import pending_state
 from ..common import atomic
 from ..publish.render import markdown_plain
 

@@ -52,9 +52,12 @@ from typing import Any
 from ..campaign import schedule
 from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.pipeline import Submission, check_document
-from ..campaign.turn import pending_state
+from ..campaign.pending import Pending, Verdict, check
+from ..campaign.pending import read as read_pending
+from ..campaign.pipeline import Submission
 from ..common import atomic, yamlsafe
+from ..games.base import State
+from ..publish.render import Renderer
 from . import commands, compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
@@ -257,14 +260,41 @@ def newer(a: Entry, b: Entry) -> bool:
 
 @dataclass
 class _Context:
-    campaign: Campaign
+    turn: Pending
+    """The pending turn as read at the start of the slice, with every file this slice has filed since."""
     book: _Book
-    pending: int
-    state: dict[str, Any]
-    over: bool
     now: dt.datetime
     message: Any = None
     """The message being handled (for the threading headers of its reply)."""
+    _verdict: Verdict | None = None
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.turn.campaign
+
+    @property
+    def pending(self) -> int:
+        return self.turn.number
+
+    @property
+    def state(self) -> State:
+        return self.turn.state
+
+    @property
+    def over(self) -> bool:
+        return self.turn.over
+
+    @property
+    def verdict(self) -> Verdict:
+        """The pending turn checked (only where a reply says who is still missing: checking every file costs)."""
+        if self._verdict is None:
+            self._verdict = check(self.turn)
+        return self._verdict
+
+    def filed(self, player: str, data: bytes) -> None:
+        """`player`'s file now holds `data`: what later messages of this slice, and their replies, see."""
+        self.turn = self.turn.with_order_file(f"{player}.yaml", data)
+        self._verdict = None
 
 
 @dataclass
@@ -371,7 +401,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             "kept, not read (a limit against floods)",
             seat_by_address,
         )
-    inbound = commands.Inbound(campaign, ctx.pending, ctx.state, ctx.over, ctx.now, message, incoming.raw, seq, label, address)
+    inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address)
     command = commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
@@ -397,15 +427,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     if not isinstance(named, str) or campaign.player(named) is None:
         what = f"names the player '{_echo(str(named))[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"
         return reject(f"matches no player: the order file {what}", seat_by_address, found.where, reply=True)
-    sub = check_document(
-        campaign.game,
-        ctx.state,
-        document,
-        turn=ctx.pending,
-        expected_player=None,
-        password_ok=(lambda p, pw: campaign.password_ok(p, pw, ctx.pending)) if campaign.uses_passwords else None,
-        source=found.where,
-    )
+    sub = ctx.turn.check_document(document, player=None, source=found.where)
     registered = _registered(campaign, named, ctx.pending)
     if sub.nmr:
         problems = "; ".join(f"{p.where}: {p.what}" for p in sub.problems)
@@ -447,6 +469,7 @@ def _accept(
         orders = campaign.turn_dir(ctx.pending) / "orders" / f"{player}.yaml"
         decision.files[str(orders.relative_to(campaign.root))] = found.data
         entry.status = "filed"
+        ctx.filed(player, found.data)
         if current is not None:
             current.status, current.reason = "superseded", f"replaced by message {entry.seq} ({_echo(entry.message_id or entry.key)})"
             decision.replaced = current
@@ -469,23 +492,14 @@ def _header_lines(entry: Entry) -> list[str]:
     ]
 
 
-def _still_missing(ctx: _Context, sender: str) -> list[str]:
-    """The due players without a file, besides the one being acknowledged (whose file is about to be written)."""
-    orders = ctx.campaign.turn_dir(ctx.pending) / "orders"
-    names = ctx.state.get("names", {})
-    return [
-        names.get(p, p)
-        for p in ctx.campaign.game.due(ctx.state)
-        if p != sender and not any((orders / f"{p}.{ext}").is_file() for ext in ("yaml", "yml"))
-    ]
-
-
-def _progress_line(ctx: _Context, player: str) -> list[str]:
+def _progress_line(ctx: _Context) -> list[str]:
     """Who is still missing, only where the game's rules make an NMR public (IDENTITY-21, JEKYLL-25 and
-    HIDE-16 keep it private: a player may not learn who else has sent orders)."""
+    HIDE-16 keep it private: a player may not learn who else has sent orders); the seats the stand-in
+    plays are never missing."""
     if not getattr(ctx.campaign.game, "nmr_public", False):
         return []
-    missing = _still_missing(ctx, player)
+    names = ctx.state.get("names", {})
+    missing = [names.get(p, p) for p in ctx.verdict.waiting]
     return [f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}."]
 
 
@@ -527,14 +541,9 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         lines.append("Your order file holds no orders (orders: []), which is a valid choice.")
     else:
         lines.append("Your orders as the adjudicator read them:")
-        for reading in sub.readings:
-            lines.append(f"  {reading.index + 1:2d}. {reading.written}")
-            if reading.accepted:
-                lines.append(f"      -> {reading.meaning}")
-            else:
-                lines.append(f"      -> VOID: {reading.void}. " + (reading.instead or "This order will do nothing; your other orders stand."))
+        lines += Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url).readings(sub, "will do")
     lines.append("")
-    lines += _progress_line(ctx, player)
+    lines += _progress_line(ctx)
     lines += _deadline_line(ctx)
     if registered and address != registered:
         came = f"from {_echo(address)}" if address else "from an address that could not be read"
@@ -645,8 +654,7 @@ class _Run:
         if self.book is None or _stamp(self.root) != self.stamp:  # another command changed the index meanwhile
             self.book = _Book.load(self.root)
         book = self.book
-        state = pending_state(campaign)
-        ctx = _Context(campaign, book, campaign.last_turn + 1, state, campaign.game.is_over(state), self.now)
+        ctx = _Context(read_pending(campaign), book, self.now)
         count, started = 0, time.monotonic()
         try:
             for incoming in self.messages:

@@ -157,6 +157,12 @@ class Renderer:
         """The template names of one kind (`private` or `public`), e.g. public.md.j2 and public.html.j2."""
         return self._kinds.get(kind, [])
 
+    def readings(self, submission: Any, verb: str, where: str | None = None) -> list[str]:
+        """A checked file's orders, one line each, as every report says them (templates/common/_orders.txt.j2):
+        the acknowledgement, the mail commands' answers and `pbem check` print these same lines."""
+        text = self.env.get_template("_orders.txt.j2").module.readings(submission, verb, where)
+        return str(text).splitlines()
+
     def render(self, kind: str, stem: str, context: dict[str, Any]) -> dict[str, bytes]:
         """Render every template of `kind`; keys are file names under reports/."""
         out: dict[str, bytes] = {}

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..campaign.folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
+from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
 from ..common import atomic
 
 _DAY = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*\Z")
