@@ -18,7 +18,7 @@ from ..campaign import schedule
 from ..campaign.folder import Campaign
 from ..campaign.pipeline import Submission
 from ..campaign.turn import load_submission
-from ..common.resources import resource_dir
+from ..common.resources import resource_path
 from ..games.base import State
 from . import absences, press
 
@@ -130,7 +130,7 @@ def help_reply(desk: Desk, seat: str) -> str:
 
 
 def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
-    path = resource_dir("schemas") / game_id / f"{phase}.json"
+    path = resource_path("schemas", f"{game_id}/{phase}.json")
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 

@@ -483,7 +483,7 @@ def _still_missing(ctx: _Context, sender: str) -> list[str]:
 def _progress_line(ctx: _Context, player: str) -> list[str]:
     """Who is still missing, only where the game's rules make an NMR public (IDENTITY-21, JEKYLL-25 and
     HIDE-16 keep it private: a player may not learn who else has sent orders)."""
-    if not getattr(ctx.campaign.game, "nmr_public", False):
+    if not ctx.campaign.game.nmr_public:
         return []
     missing = _still_missing(ctx, player)
     return [f"Still missing for turn {ctx.pending}: {', '.join(missing)}." if missing else f"Every player has sent orders for turn {ctx.pending}."]
