@@ -97,7 +97,7 @@ class Setup:
 
 
 class Game(Protocol):
-    """What the shell needs from a game. See adjudicator/games/secrets.py for one."""
+    """What the shell needs from a game. See adjudicator/games/secrets/ for one."""
 
     id: str
     title: str
