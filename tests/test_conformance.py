@@ -3,14 +3,21 @@
 Demo to the end with invariants at every step, audit clean and tamper-evident,
 byte-identical outputs under other hash seeds and folder names, and
 non-interference: worlds that differ only in one player's secrets give every
-other player (and the public) the very same report.
+other player (and the public) the very same report; `resolve` changes none of its
+inputs; every numbered decision of the rule document has a case; every event a code.
+
+The suite runs over the `game_id` fixture: every registered game here, and a game
+added by `games.register` in a module that imports these tests and overrides the
+fixture (tests/test_toy_game.py does, for a toy sixth game).
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,9 +36,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
-def finished(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
-    root = tmp_path_factory.mktemp(request.param) / "campaign"
-    return play(root, request.param, seed=f"conformance-{request.param}", players=None, passwords=False)
+def game_id(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def finished(game_id: str, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
+    root = tmp_path_factory.mktemp(game_id) / "campaign"
+    return play(root, game_id, seed=f"conformance-{game_id}", players=None, passwords=False)
 
 
 def _turns(campaign: Campaign) -> list[int]:
@@ -103,6 +115,51 @@ def test_non_interference(finished: Campaign) -> None:
     assert checked > 0, "the game offered no disguised world that differs from the one played"
 
 
+def test_resolve_leaves_its_input_untouched(finished: Campaign) -> None:
+    """State and orders are values (style 2): `resolve` copies before it changes anything, so a
+    caller may keep, compare or resolve the same input again (as the disguised worlds do)."""
+    game, seed = finished.game, finished.seed() or ""
+    for number in _turns(finished):
+        before = finished.state(number - 1)
+        orders = json.loads((finished.turn_dir(number) / "results.json").read_text())["orders_resolved"]
+        kept = copy.deepcopy((before, orders))
+        game.resolve(before, orders, Rng(seed, number))
+        assert (before, orders) == kept, f"turn {number}: resolve changed its input state or orders"
+
+
+def test_every_event_has_a_code(finished: Campaign) -> None:
+    """Templates, cases and the rule document's event list key on `code` (docs/adding-a-game.md)."""
+    for number in _turns(finished):
+        for event in json.loads((finished.turn_dir(number) / "results.json").read_text())["events"]:
+            assert isinstance(event.get("code"), str) and event["code"], f"turn {number}: an event without a code: {event}"
+
+
+def decisions_without_cases(rules: Path, cases: Path, game_id: str) -> list[str]:
+    """The numbered decisions (`<ID>-<n>` in bold at the start of a paragraph) of a rule
+    document that no case file under `cases` names (design 9)."""
+    prefix = re.escape(game_id.upper())
+    numbered = sorted(set(re.findall(rf"^\*\*({prefix}-\d+)\b", rules.read_text(encoding="utf-8"), re.MULTILINE)),
+                      key=lambda d: int(d.rpartition("-")[2]))
+    named = " ".join(path.read_text(encoding="utf-8") for path in cases.glob("*.yaml"))
+    return [d for d in numbered if not re.search(rf"\b{re.escape(d)}\b", named)]
+
+
+def test_every_numbered_decision_has_a_case(game_id: str, rule_documents: Path, case_folders: Path) -> None:
+    rules = rule_documents / f"{game_id}.md"
+    assert rules.is_file(), f"{game_id} has no rule document {rules}"
+    assert not decisions_without_cases(rules, case_folders / game_id, game_id)
+
+
+@pytest.fixture(scope="module")
+def rule_documents() -> Path:
+    return REPO / "docs" / "rules"
+
+
+@pytest.fixture(scope="module")
+def case_folders() -> Path:
+    return REPO / "tests" / "cases"
+
+
 def test_the_demo_players_send_only_orders_that_stand(finished: Campaign) -> None:
     """The demo's orders are legal: none void, no file rejected (a void order would fall back to
     the default and hide a demo, or a reader, that no longer matches the rules)."""
@@ -148,7 +205,6 @@ def _seatings(game_id: str) -> list[list[str]]:
     return [(DICT_METHOD_IDS * 2)[start:start + seats] for start in starts]
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_plays_to_the_end_with_player_ids_named_like_dict_methods(game_id: str, tmp_path: Path) -> None:
     for number, ids in enumerate(_seatings(game_id)):
         root = tmp_path / f"campaign-{number}"
@@ -164,10 +220,10 @@ def test_every_game_plays_to_the_end_with_player_ids_named_like_dict_methods(gam
 # -- the stand-ins (design 14, docs/standins.md) -------------------------------------------
 
 
-@pytest.fixture(scope="module", params=sorted(GAMES))
-def played_by_standins(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
-    root = tmp_path_factory.mktemp(f"standins-{request.param}") / "campaign"
-    return play(root, request.param, seed=f"standins-{request.param}", players=None, passwords=False, standins=True)
+@pytest.fixture(scope="module")
+def played_by_standins(game_id: str, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
+    root = tmp_path_factory.mktemp(f"standins-{game_id}") / "campaign"
+    return play(root, game_id, seed=f"standins-{game_id}", players=None, passwords=False, standins=True)
 
 
 def test_stand_ins_play_a_whole_game_with_orders_that_stand(played_by_standins: Campaign) -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from adjudicator.common import yamlsafe
 from adjudicator.campaign.demo import play
 from adjudicator.games import jekyll
-from adjudicator.games.base import Seat
+from adjudicator.games.base import Seat, VoidOrder
 from adjudicator.campaign.create import parse_options
 from adjudicator.common.rng import Rng
 
@@ -43,7 +43,7 @@ def test_card_forms(written: str, card: str) -> None:
     ],
 )
 def test_cards_that_do_not_exist_say_why(written: Any, reason: str) -> None:
-    with pytest.raises(jekyll.CardError, match=re.escape(reason)):
+    with pytest.raises(VoidOrder, match=re.escape(reason)):
         jekyll.parse_card(written)
 
 

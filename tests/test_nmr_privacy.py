@@ -32,7 +32,7 @@ def _as_sent(order: Any) -> Any:
     return {k: v for k, v in order.items() if k != "nmr"} if isinstance(order, dict) else order
 
 
-NMR_IS_PUBLIC = {game for game, module in GAMES.items() if getattr(module, "nmr_public", False)}
+NMR_IS_PUBLIC = {game_id for game_id, game in GAMES.items() if game.nmr_public}
 """Games whose rules docs make an NMR public (SECRETS-20, HIDEKIDS-5); every other registered game is checked."""
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-from ..common.resources import resource_dir
+from ..common.resources import resource_path
 
 
 @dataclass(frozen=True)
@@ -201,5 +201,5 @@ def _closest_branch(error: Any) -> list[Any]:
 @cache
 def load(name: str) -> Schema:
     """The schema `schemas/<name>.json`, e.g. `common/order-file` or `secrets/orders`."""
-    path = resource_dir("schemas") / f"{name}.json"
+    path = resource_path("schemas", f"{name}.json")
     return Schema(json.loads(path.read_text(encoding="utf-8")))

@@ -43,6 +43,18 @@ class Seat:
     name: str
 
 
+class VoidOrder(ValueError):
+    """The one way a game says an order does not stand: a stable `code` that tests and tools key on,
+    and `words` that tell the player what is wrong (python-chess's errors say what and where; an
+    invalid move with a code and no words is boardgame.io's open TODO). A game's reader raises it,
+    or hands it to `Reading.refuse` where an order is voided by the orders around it."""
+
+    def __init__(self, code: str, words: str) -> None:
+        super().__init__(words)
+        self.code = code
+        self.words = words
+
+
 @dataclass
 class Reading:
     """One order as the adjudicator reads it: accepted, or void with the reason."""
@@ -60,10 +72,19 @@ class Reading:
     instead: str = ""
     """What happens in place of a void order, when the game puts something there (Identity
     draws a missing bid card at random); empty when the order simply does nothing."""
+    void_code: str | None = None
+    """The stable code of the reason (`VoidOrder.code`); None when accepted. Not written to
+    the turn's files: they keep the words."""
 
     @property
     def accepted(self) -> bool:
         return self.void is None
+
+    def refuse(self, void: VoidOrder) -> Reading:
+        """Make this reading void for `void`: no order stands, and the player is told why."""
+        self.order, self.meaning = None, ""
+        self.void, self.void_code = void.words, void.code
+        return self
 
 
 @dataclass
@@ -76,17 +97,28 @@ class Setup:
 
 
 class Game(Protocol):
-    """What the shell needs from a game. See adjudicator/games/secrets.py for one."""
+    """What the shell needs from a game. See adjudicator/games/secrets/ for one."""
 
     id: str
     title: str
     min_players: int
     max_players: int
     options: dict[str, Option]
+
+    # Optional hooks: a game that leaves one out gets the default of OPTIONAL_HOOKS, filled
+    # in once when the registry first loads it (games/__init__.py), so every caller reads the
+    # attribute directly.
+
+    nmr_public: bool
+    """True when the rules make who sent no orders public (an NMR shows in the public report), so
+    mail may say who is still missing; default False: no mail tells a player who else is missing."""
     field_labels: dict[str, str]
-    """Each field of `player_fields` -> its column heading for people (`pbem show`, the demo)."""
-    # A game may also set `nmr_public = True` when its rules make who sent no orders public (an
-    # NMR shows in the public report); otherwise no mail tells a player who else is still missing.
+    """Each field of `player_fields` -> its column heading for people (`pbem show`, the demo), in
+    the order tables show them; default {}: the field names themselves, underscores as spaces."""
+
+    def form_examples(self, view: View, player: str) -> list[str]:
+        """Orders the private report's order form suggests, each legal for `player` now (the
+        template filter `form_examples`); default: none."""
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""
@@ -135,6 +167,22 @@ class Game(Protocol):
 
     def invariants(self, state: State) -> list[str]:
         """What is wrong with a state (cards or tokens not conserved, scores not adding up); empty when sound."""
+
+
+def no_form_examples(view: View, player: str) -> list[str]:
+    """The default `form_examples`: an order form with no suggested orders."""
+    return []
+
+
+REQUIRED_NAMES = (
+    "id", "title", "min_players", "max_players", "options",
+    "setup", "phase", "due", "read_orders", "default_orders", "resolve", "view", "is_over", "winners",
+    "player_fields", "demo_orders", "standin_orders", "disguises", "invariants",
+)
+"""What every game's `GAME` must have; the registry refuses a game that lacks one."""
+
+OPTIONAL_HOOKS: dict[str, Any] = {"nmr_public": False, "field_labels": {}, "form_examples": no_form_examples}
+"""The optional members of `Game` and the default the registry gives a game that leaves one out."""
 
 
 def leaders(players: list[str], score: dict[str, int]) -> list[str]:

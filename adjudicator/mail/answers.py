@@ -14,14 +14,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..campaign import schedule
+from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
 from ..campaign.pending import Pending
 from ..campaign.pipeline import Submission
-from ..common.resources import resource_dir
+from ..common.resources import resource_path
 from ..games.base import State
 from ..publish.render import Renderer
-from ..campaign import absences
 from . import press
 
 GUIDE = "docs/players.md (the player's guide)"
@@ -143,7 +142,7 @@ def help_reply(desk: Desk, seat: str) -> str:
 
 
 def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
-    path = resource_dir("schemas") / game_id / f"{phase}.json"
+    path = resource_path("schemas", f"{game_id}/{phase}.json")
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 

@@ -496,7 +496,7 @@ def _progress_line(ctx: _Context) -> list[str]:
     """Who is still missing, only where the game's rules make an NMR public (IDENTITY-21, JEKYLL-25 and
     HIDE-16 keep it private: a player may not learn who else has sent orders); the seats the stand-in
     plays are never missing."""
-    if not getattr(ctx.campaign.game, "nmr_public", False):
+    if not ctx.campaign.game.nmr_public:
         return []
     names = ctx.state.get("names", {})
     missing = [names.get(p, p) for p in ctx.verdict.waiting]

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import games
 from ..common import yamlsafe
-from ..common.resources import resource_dir
+from ..common.resources import resource_path
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -118,8 +118,7 @@ class Renderer:
         import jinja2
         from jinja2.sandbox import SandboxedEnvironment
 
-        shipped = resource_dir("templates")
-        folders = [shipped / self.game_id, shipped / "common"]
+        folders = [resource_path("templates", self.game_id), resource_path("templates", "common")]
         base: type = jinja2.Environment
         if self.campaign_root is not None and (self.campaign_root / "templates").is_dir():
             folders.insert(0, self.campaign_root / "templates")
@@ -139,7 +138,7 @@ class Renderer:
         env.filters["yaml_word"] = yaml_word
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
         game = games.GAMES[self.game_id] if self.game_id in games.GAMES else None  # None: the site's own templates
-        if hasattr(game, "form_examples"):  # orders an order form suggests, legal for that player now
+        if game is not None:  # orders an order form suggests, legal for that player now
             env.filters["form_examples"] = game.form_examples
         env.globals["site"] = {"base_url": self.base_url}
         return env

@@ -4,8 +4,9 @@ assassinations, gadgets and showdowns; the 7th rank card makes the Legend, else 
 Rules in our words and the decisions HIDE-1.. : docs/rules/hide.md; each decision
 has a data case in tests/cases/hide/. Pieces and names: components.py; the
 round's 1st phase and the end: rounds.py; the dice draft: mission.py; the 3rd
-phase: accomplished.py and showdown.py; reading orders: orders.py; views and
-conformance hooks: views.py; the demo players: demo.py.
+phase: accomplished.py and showdown.py; reading orders: reading.py; views:
+views.py; the demo players: demo.py; the stand-in: standin.py; disguises and
+invariants: conformance.py.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from typing import Any
 
 from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import demo, standin, views
-from . import orders as reading
+from . import conformance, demo, reading, standin, views
 from .components import (
     BUILDINGS,
     DEFAULT_INTEL,
@@ -166,10 +166,10 @@ class Hide:
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
     ) -> list[tuple[State, dict[str, list[Order]]]]:
-        return views.disguises(self.resolve, state, orders, player, stream)
+        return conformance.disguises(self.resolve, state, orders, player, stream)
 
     def invariants(self, state: State) -> list[str]:
-        return views.invariants(state)
+        return conformance.invariants(state)
 
 
 GAME = Hide()

@@ -7,6 +7,8 @@ sorted lists (multisets).
 
 from __future__ import annotations
 
+from ..base import VoidOrder
+
 import re
 from collections import Counter
 from typing import Any
@@ -80,15 +82,16 @@ _FILLER = frozenset({"and", "then", "or", "+", "&"})
 
 
 def read_card(text: str) -> str:
-    """The canonical card a player means by `text` (IDENTITY-20); ValueError says why not."""
+    """The canonical card a player means by `text` (IDENTITY-20); a VoidOrder says why not."""
     written = " ".join(str(text).split())
     match = _CARD_TEXT.match(written.lower().translate(_MINUS))
     if not match:
-        raise ValueError(f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0")
+        raise VoidOrder("no_such_card", f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0")
     prefix, sign, digits = match.groups()
     named = [c for c in (*COLOURS, BLACK) if c.startswith(prefix)]
     if len(named) != 1:
-        raise ValueError(
+        raise VoidOrder(
+            "no_such_card",
             f"'{written}': '{prefix}' is not a colour" if not named
             else f"'{written}': '{prefix}' could be {' or '.join(named)}; write more of the colour"
         )
@@ -96,7 +99,7 @@ def read_card(text: str) -> str:
     card = card_name(named[0], value)
     if card not in _FACE:
         rule = "the only black card is black0" if named[0] == BLACK else f"{named[0]} cards are -3, -2, -1, +1, +2, +3, +4"
-        raise ValueError(f"'{written}' is not a card: {rule}")
+        raise VoidOrder("no_such_card", f"'{written}' is not a card: {rule}")
     return card
 
 

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..base import Order, Reading, View
+from ..base import Order, Reading, View, VoidOrder
 from .cards import holds, number, read_card, read_card_list, remove_cards
 
 _TRICK_PREFIX = re.compile(r"\s*trick\s*#?\s*(\d{1,3})\s*[:.)-]?", re.IGNORECASE)
@@ -20,18 +20,18 @@ def parse_bid(item: Any) -> list[str]:
     if isinstance(item, dict) and "bid" in item:
         return [read_card(c) for c in item["bid"]]
     if isinstance(item, dict) or _TRICK_PREFIX.match(item) or _PLAY.match(item) or _DOWN.match(item):
-        raise ValueError("the deal opens with bids: no trick can be played until every bid is in")
+        raise VoidOrder("wrong_phase", "the deal opens with bids: no trick can be played until every bid is in")
     text = item[m.end():] if (m := _BID.match(item)) else item
     cards = read_card_list(text)
     if not cards:
-        raise ValueError("names no card: a bid is two cards of your hand, e.g. bid blue+2 orange-3")
+        raise VoidOrder("unreadable", "names no card: a bid is two cards of your hand, e.g. bid blue+2 orange-3")
     return cards
 
 
 def parse_trick(item: Any) -> dict[str, Any]:
     """One trick list: `{trick: 3, play: [...], face_down: [...]}` or `"trick 3: play a b down c"`."""
     if isinstance(item, dict) and "bid" in item or isinstance(item, str) and _BID.match(item):
-        raise ValueError("the bids of this deal are already revealed; this turn plays tricks")
+        raise VoidOrder("wrong_phase", "the bids of this deal are already revealed; this turn plays tricks")
     if isinstance(item, dict):
         return {
             "trick": item.get("trick"),
@@ -77,16 +77,16 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         readings.append(reading)
         try:
             cards = parse_bid(item)
-        except ValueError as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
             continue
         if len(chosen) + len(cards) > 2:
-            reading.void = (
+            reading.refuse(VoidOrder("too_many_cards", (
                 f"a bid is two cards and your earlier orders already named {', '.join(chosen)}" if chosen
                 else f"a bid is two cards, not {len(cards)}"
-            )
+            )))
         elif not holds(remove_cards(hand, chosen), cards):
-            reading.void = _not_held(cards, remove_cards(hand, chosen))
+            reading.refuse(VoidOrder("not_held", _not_held(cards, remove_cards(hand, chosen))))
         else:
             chosen += cards
             reading.order = {"bid": cards}
@@ -118,18 +118,18 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         readings.append(reading)
         try:
             order = parse_trick(item)
-        except ValueError as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
             continue
         trick = view["trick"] if order["trick"] is None else order["trick"]
         order["trick"] = trick
         missing = [c for c in order["play"] + order["face_down"] if c not in hand][:1]
         if trick < view["trick"]:
-            reading.void = f"trick {trick} has already been played; the next trick is {view['trick']}"
+            reading.refuse(VoidOrder("trick_played", f"trick {trick} has already been played; the next trick is {view['trick']}"))
         elif trick > view["tricks"]:
-            reading.void = f"this deal has only {view['tricks']} tricks"
+            reading.refuse(VoidOrder("no_such_trick", f"this deal has only {view['tricks']} tricks"))
         elif missing:
-            reading.void = _not_held(missing, hand)
+            reading.refuse(VoidOrder("not_held", _not_held(missing, hand)))
         else:
             reading.order = order
             taken.setdefault(trick, []).append(reading)

@@ -25,7 +25,7 @@ from typing import Any
 from ...common.rng import Rng, Stream
 from ..base import Event, Option, Order, Reading, Seat, State, View
 from . import conformance, demo, standin, views
-from .cards import DECK, CardError, low_order, parse_card
+from .cards import DECK, low_order, parse_card
 from .exchanges import exchange, greed_step
 from .ranking import lead_wins
 from .reading import read_gifts, read_tricks
@@ -136,4 +136,4 @@ class Jekyll:
 
 GAME = Jekyll()
 # The rules' building blocks the tests check directly.
-__all__ = ["DECK", "GAME", "CardError", "Jekyll", "lead_wins", "low_order", "parse_card"]
+__all__ = ["DECK", "GAME", "Jekyll", "lead_wins", "low_order", "parse_card"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..base import VoidOrder
+
 COLOURS = ("purple", "red", "green")
 """The three suits by colour, in the order we list them (not a ranking)."""
 SUIT_NAMES = {"purple": "Pride", "red": "Wrath", "green": "Greed"}
@@ -26,10 +28,6 @@ ALIASES = {"purple": "purple", "pride": "purple", "red": "red", "wrath": "red", 
 _COLOUR_CARD = re.compile(r"(purple|pride|red|wrath|green|greed)(\d+)\Z")
 _POTION_CARD = re.compile(r"(?:potion(\d+)\+?|(\d+)\+|\+(\d+))\Z")
 CARD_FORMS = "a colour and a number (purple5, red7, green1; pride5, wrath7, greed1 work too) or a potion (potion3 or 3+)"
-
-
-class CardError(ValueError):
-    """What a player wrote is not a card or a colour; the message says why."""
 
 
 def is_potion(card: str) -> bool:
@@ -68,15 +66,16 @@ def parse_colour(value: Any) -> str:
     text = str(value).strip().casefold() if isinstance(value, str) else ""
     if text in ALIASES:
         return ALIASES[text]
-    raise CardError(f"{shown(value)} is not a colour: name purple (Pride), red (Wrath) or green (Greed)")
+    raise VoidOrder("no_such_colour", f"{shown(value)} is not a colour: name purple (Pride), red (Wrath) or green (Greed)")
 
 
 def parse_card(value: Any) -> str:
-    """A card id (`purple5`, `potion3`) from what a player typed, or CardError saying why not."""
+    """A card id (`purple5`, `potion3`) from what a player typed, or a VoidOrder saying why not."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise CardError(f"{shown(value)} is not a card: write {CARD_FORMS}")
+        raise VoidOrder("no_such_card", f"{shown(value)} is not a card: write {CARD_FORMS}")
     if isinstance(value, int):
-        raise CardError(
+        raise VoidOrder(
+            "no_such_card",
             f"a bare number ({shown(value)}) is not a card: add its colour (purple{value}, red{value}, green{value}) "
             f"or write a potion as {value}+"
         )
@@ -85,16 +84,16 @@ def parse_card(value: Any) -> str:
     if match:
         n = int(match[2]) if len(match[2]) < 4 else 0
         if n not in NUMBERS:
-            raise CardError(f"there is no {shown(value)}: colour cards run from 1 to 7")
+            raise VoidOrder("no_such_card", f"there is no {shown(value)}: colour cards run from 1 to 7")
         return f"{ALIASES[match[1]]}{n}"
     match = _POTION_CARD.match(text)
     if match:
         digits = next(g for g in match.groups() if g is not None)
         n = int(digits) if len(digits) < 4 else 0
         if n not in POTIONS:
-            raise CardError(f"there is no {shown(value)}: the potions are 2+, 3+, 4+ and 5+")
+            raise VoidOrder("no_such_card", f"there is no {shown(value)}: the potions are 2+, 3+, 4+ and 5+")
         return f"potion{n}"
-    raise CardError(f"{shown(value)} is not a card: write {CARD_FORMS}")
+    raise VoidOrder("no_such_card", f"{shown(value)} is not a card: write {CARD_FORMS}")
 
 
 def shown(value: Any) -> str:

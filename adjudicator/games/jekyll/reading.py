@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Order, Reading, View
+from ..base import Order, Reading, View, VoidOrder
 from .cards import (
     ALIASES,
     SUIT_NAMES,
     TRICKS,
-    CardError,
     cards_text,
     is_potion,
     low_order,
@@ -35,15 +34,17 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
         readings.append(reading)
         try:
             card = parse_card(re.sub(r"(?i)^\s*give\s+", "", raw) if isinstance(raw, str) else raw)
-        except CardError as exc:
-            reading.void = f"{exc} (in this phase each order names one card you give)"
+        except VoidOrder as void:
+            reading.refuse(VoidOrder(void.code, f"{void.words} (in this phase each order names one card you give)"))
             continue
         if card not in hand:
-            reading.void = f"you do not hold {card} (your hand: {cards_text(hand)})"
+            reading.refuse(VoidOrder("not_held", f"you do not hold {card} (your hand: {cards_text(hand)})"))
         elif any(r.order["give"] == card for r in accepted):  # type: ignore[index]
-            reading.void = f"{card} is already given by an earlier order"
+            reading.refuse(VoidOrder("given_twice", f"{card} is already given by an earlier order"))
         elif len(accepted) >= count:
-            reading.void = f"you give only {count} {'card' if count == 1 else 'cards'} now, so {card} is one too many"
+            reading.refuse(VoidOrder(
+                "too_many_cards", f"you give only {count} {'card' if count == 1 else 'cards'} now, so {card} is one too many"
+            ))
         else:
             reading.order = {"give": card}
             accepted.append(reading)
@@ -55,9 +56,11 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
         lowest = min(potions, key=low_order)
         # Worded so that the report's "this order does nothing" that follows stays true:
         # the order is dropped, and the rule (JEKYLL-13), not the order, gives the potion.
-        last.void = (f"you hold {len(potions)} potions, so your exchange must include one; this order "  # type: ignore[index]
-                     f"({last.order['give']}) is dropped, and the rule gives your lowest potion, {lowest}, in its place")
-        last.order, last.meaning = None, ""
+        last.refuse(VoidOrder(
+            "potion_required",
+            f"you hold {len(potions)} potions, so your exchange must include one; this order "
+            f"({last.order['give']}) is dropped, and the rule gives your lowest potion, {lowest}, in its place",  # type: ignore[index]
+        ))
     return readings
 
 
@@ -89,14 +92,14 @@ def _parse_trick_text(text: str) -> dict[str, Any]:
             section = "greed"
         elif section == "name":
             if "name" in parts:
-                raise CardError(f"name only one colour, not also {shown(token)}")
+                raise VoidOrder("unreadable", f"name only one colour, not also {shown(token)}")
             parts["name"] = token
         else:
             parts.setdefault(section, []).append(token)
     if "play" not in parts:
-        raise CardError("no card to play: write e.g. 'trick 3: red7, purple2, 3+'")
+        raise VoidOrder("unreadable", "no card to play: write e.g. 'trick 3: red7, purple2, 3+'")
     if section == "name" and "name" not in parts:
-        raise CardError("'name' must be followed by a colour (purple, red or green)")
+        raise VoidOrder("unreadable", "'name' must be followed by a colour (purple, red or green)")
     return parts
 
 
@@ -133,8 +136,8 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         try:
             parts = _parse_trick_text(item) if isinstance(item, str) else (
                 {"play": item} if isinstance(item, list) else dict(item))
-        except CardError as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
             expected += 1
             continue
         trick = parts.get("trick", expected)
@@ -143,17 +146,21 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             play = [parse_card(c) for c in _as_list(parts.get("play"))]
             greed = [parse_card(c) for c in _as_list(parts["greed"])] if "greed" in parts else None
             name = parse_colour(parts["name"]) if "name" in parts else None
-        except CardError as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
             continue
         if not 1 <= trick <= TRICKS:
-            reading.void = f"there is no trick {trick}: a round has tricks 1 to {TRICKS}"
+            reading.refuse(VoidOrder("no_such_trick", f"there is no trick {trick}: a round has tricks 1 to {TRICKS}"))
         elif trick < view["trick"]:
-            reading.void = f"trick {trick} of this round has been played already; the next trick is {view['trick']}"
+            reading.refuse(VoidOrder(
+                "trick_played", f"trick {trick} of this round has been played already; the next trick is {view['trick']}"
+            ))
         elif not play:
-            reading.void = "no card to play is listed"
+            reading.refuse(VoidOrder("no_card", "no card to play is listed"))
         elif all(c in gone for c in play):
-            reading.void = "every card listed was played earlier this round: " + ", ".join(f"{c} (trick {gone[c]})" for c in play)
+            reading.refuse(VoidOrder(
+                "cards_played", "every card listed was played earlier this round: " + ", ".join(f"{c} (trick {gone[c]})" for c in play)
+            ))
         else:
             reading.order = {"trick": trick, "play": list(dict.fromkeys(play))}
             if name is not None:
@@ -168,8 +175,7 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
     for trick, same in by_trick.items():
         if len(same) > 1:  # like two orders for one SID: neither stands
             for reading in same:
-                reading.order, reading.meaning = None, ""
-                reading.void = f"trick {trick} was given {len(same)} orders, so none of them stands"
+                reading.refuse(VoidOrder("trick_ordered_twice", f"trick {trick} was given {len(same)} orders, so none of them stands"))
     return readings
 
 

@@ -5,18 +5,15 @@ guard as strong as any single SID (7) captures whoever comes alone. The other SI
 each on a secret of its own, where a guard is least likely: a player guards their top
 secrets first, so a victim's third to fifth best secret is worth more in expectation
 than their best one. Victims are the players ahead, the leader most. docs/standins.md.
-
-Kept beside secrets.py rather than in it (that module is the rules); the secret's worth
-comes from there as an argument, so this module does not import the rules it serves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..common.rng import Stream
-from .base import View
+from ...common.rng import Stream
+from ..base import View
+from .rules import value
 
 SAFE_GUARD = 7
 """A guard this strong captures any single SID (ranks run to 7)."""
@@ -26,7 +23,7 @@ GUARDED_ODDS = {True: 0.55, False: 0.15}
 """The chance a victim's secret is guarded: among their best (True) or not (False)."""
 
 
-def orders(view: View, player: str, stream: Stream, worth: Callable[[int], int]) -> list[Any]:
+def orders(view: View, player: str, stream: Stream) -> list[Any]:
     sids = sorted(view["sids"][player], reverse=True)
     mine = sorted(view["secrets"][player], reverse=True)
     banned = {(r["sid"], r["secret"]) for r in view["restrictions"]}
@@ -43,7 +40,7 @@ def orders(view: View, player: str, stream: Stream, worth: Callable[[int], int])
             free.remove(sid)
             items.append({"sid": sid, "guard": secret})
         guarded += 1
-    for sid, (victim, secret) in zip(free, _targets(view, player, stream, worth)):
+    for sid, (victim, secret) in zip(free, _targets(view, player, stream)):
         items.append({"sid": sid, "steal": {"player": victim, "secret": secret}})
     return items
 
@@ -64,7 +61,7 @@ def _guard_group(free: list[int], secret: int, banned: set[tuple[int, int]]) -> 
     return group if group and len(free) > 2 else None
 
 
-def _targets(view: View, player: str, stream: Stream, worth: Callable[[int], int]) -> list[tuple[str, int]]:
+def _targets(view: View, player: str, stream: Stream) -> list[tuple[str, int]]:
     """Distinct secrets of other players, best expected gain first (worth times the chance it is unguarded)."""
     others = [p for p in view["players"] if p != player and view["secrets"][p]]
     best_score = max((view["score"][p] for p in others), default=0)
@@ -75,6 +72,6 @@ def _targets(view: View, player: str, stream: Stream, worth: Callable[[int], int
         for place, secret in enumerate(theirs):
             unguarded = 1 - GUARDED_ODDS[place < LIKELY_GUARDED]
             jitter = stream.below(1000) / 1e5  # breaks ties without favouring the first seat
-            scored.append((worth(secret) * unguarded * lead + jitter, secret, victim, place))
+            scored.append((value(secret) * unguarded * lead + jitter, secret, victim, place))
     scored.sort(reverse=True)
     return [(victim, secret) for _, secret, victim, _ in scored]

@@ -7,18 +7,15 @@ and, by habit, where it lifted before. A kid weighs each piece by what it pays t
 chance it is not lifted, and avoids the place it escaped from last turn (the wolf knows
 kids go back); the wolf lifts the two pieces where most kids are expected, the likelier
 first. A little chance from the stream keeps a stand-in from being read. docs/standins.md.
-
-Kept beside hidekids.py rather than in it; what a piece pays comes from there as an
-argument, so this module does not import the rules it serves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..common.rng import Stream
-from .base import View
+from ...common.rng import Stream
+from ..base import View
+from .rules import pebbles_at
 
 ATTRACTIVE = ("tub", "clock")
 """Pieces kids favour: the tub pays an extra pebble, the clock takes a token from the wolf."""
@@ -26,11 +23,11 @@ CLOCK_WORTH = 0.5
 """What a kid counts the clock's harm to the wolf as, in pebbles."""
 
 
-def orders(view: View, player: str, stream: Stream, pays: Callable[[str], int]) -> list[Any]:
+def orders(view: View, player: str, stream: Stream) -> list[Any]:
     last = view["history"][-1] if view["history"] else {"escaped": [], "lifts": []}
     if player == view["wolf"]:
         return [{"lift": _lifts(view, last, stream)}]
-    return [{"hide": _hiding_place(view, player, last, stream, pays)}]
+    return [{"hide": _hiding_place(view, player, last, stream)}]
 
 
 def _kids_expected(view: View, last: dict[str, Any]) -> dict[str, float]:
@@ -51,12 +48,12 @@ def _lift_chances(view: View, last: dict[str, Any]) -> dict[str, float]:
     return {piece: min(1.0, 2 * w / total) for piece, w in weight.items()}
 
 
-def _hiding_place(view: View, player: str, last: dict[str, Any], stream: Stream, pays: Callable[[str], int]) -> str:
+def _hiding_place(view: View, player: str, last: dict[str, Any], stream: Stream) -> str:
     chances = _lift_chances(view, last)
     mine = next((e["furniture"] for e in last["escaped"] if e["kid"] == player), None)
     value = {}
     for piece, lifted in chances.items():
-        gain = pays(piece) + (CLOCK_WORTH if piece == "clock" else 0.0)
+        gain = pebbles_at(piece) + (CLOCK_WORTH if piece == "clock" else 0.0)
         if piece == mine:
             lifted = min(1.0, lifted * 1.5)  # where I escaped is where the wolf looks for me
         value[piece] = (1 - lifted) * gain

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Reading, View
+from ..base import Reading, View, VoidOrder
 from .components import (
     BUILDINGS,
     COLOURS,
@@ -45,10 +45,6 @@ def mission_forms(example: str) -> str:
     """The one-line mission forms, the guess naming `example` (a player of this campaign, or PLAYER)."""
     return (f"'pick red satellite', 'pick blue gun as submarine guess {example} green army base', "
             "'gadget yellow gun to satellite' or 'last man power plant'")
-
-
-class Unreadable(ValueError):
-    """An order that cannot be understood; the message says what is wrong in plain words."""
 
 
 # -- shared pieces -------------------------------------------------------------
@@ -90,7 +86,7 @@ def _icon(word: Any, what: str, allowed: Any = ICONS) -> str:
     """An icon from the player's word; a word that is none says which icons `what` may be (HIDE-28)."""
     icon = icon_of(str(word))
     if icon is None:
-        raise Unreadable(f"'{word}' is not an icon: {what} may be {icons_of(allowed)}")
+        raise VoidOrder("unreadable", f"'{word}' is not an icon: {what} may be {icons_of(allowed)}")
     return icon
 
 
@@ -98,16 +94,16 @@ def _building(word: Any, what: str, allowed: Any = BUILDINGS) -> str:
     """A building from the player's word: the message lists only the buildings `what` may be."""
     icon = icon_of(str(word))
     if icon is None:
-        raise Unreadable(f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
+        raise VoidOrder("unreadable", f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     if icon == GUN:
-        raise Unreadable(f"a gun is not a building: {what} may be {icons_of(allowed)}")
+        raise VoidOrder("unreadable", f"a gun is not a building: {what} may be {icons_of(allowed)}")
     return icon
 
 
 def _colour(word: Any) -> str:
     colour = colour_of(str(word))
     if colour is None:
-        raise Unreadable(_not_a_colour(word))
+        raise VoidOrder("unreadable", _not_a_colour(word))
     return colour
 
 
@@ -122,8 +118,8 @@ def _die(spec: Any) -> Die:
     if not match:
         first = str(spec).split()
         if first and first[0].casefold() not in COLOURS:
-            raise Unreadable(f"{_not_a_colour(first[0])} (write a die as its colour and icon, e.g. 'red satellite')")
-        raise Unreadable(f"'{spec}' does not name a die: write its colour and icon, e.g. 'red satellite'")
+            raise VoidOrder("unreadable", f"{_not_a_colour(first[0])} (write a die as its colour and icon, e.g. 'red satellite')")
+        raise VoidOrder("unreadable", f"'{spec}' does not name a die: write its colour and icon, e.g. 'red satellite'")
     return {"colour": match[1].lower(), "icon": _icon(match[2], "a die's icon")}
 
 
@@ -162,7 +158,7 @@ def parse_mission(item: Any, example: str = "PLAYER") -> dict[str, Any]:
         match = pattern.fullmatch(text)
         if match:
             return build(match)
-    raise Unreadable(_explain_mission(text, example))
+    raise VoidOrder("unreadable", _explain_mission(text, example))
 
 
 def _pick_from_match(m: re.Match[str], example: str) -> dict[str, Any]:
@@ -174,7 +170,7 @@ def _pick_from_match(m: re.Match[str], example: str) -> dict[str, Any]:
         for part in re.split(r"\s+or\s+", m[5], flags=re.IGNORECASE):
             g = _GUESS.fullmatch(part)
             if not g:
-                raise Unreadable(_explain_guess(part, example))
+                raise VoidOrder("unreadable", _explain_guess(part, example))
             guesses.append({"player": g[1], "colour": g[2], "icon": g[3]})
         order["guess"] = guesses
     return order
@@ -200,7 +196,7 @@ def _explain_mission(text: str, example: str) -> str:
             if not word:
                 return f"'{text.strip()}' names no building: write e.g. 'last man {words(BUILDINGS[0])}'"
             if not re.fullmatch(_ICON, word, re.IGNORECASE):
-                raise Unreadable(f"'{word}' is not a building: the last man's building may be {icons_of(BUILDINGS)}")
+                raise VoidOrder("unreadable", f"'{word}' is not a building: the last man's building may be {icons_of(BUILDINGS)}")
             _building(word, "the last man's building")
         elif head in ("security", "target", "identity"):
             step = "security" if head == "security" else "identity"
@@ -210,8 +206,8 @@ def _explain_mission(text: str, example: str) -> str:
             _explain_pick(tokens, example)  # a die written without 'pick' and with no colour ('purple gun')
         else:
             known = False
-    except Unreadable as exc:
-        return str(exc)
+    except VoidOrder as void:
+        return void.words
     if not tokens:
         return f"the order is empty: write {mission_forms(example)}"
     if known:
@@ -223,15 +219,15 @@ def _explain_mission(text: str, example: str) -> str:
 def _explain_pick(tokens: list[str], example: str) -> None:
     """Raise the reason a pick line (without its 'pick') fits no form."""
     if not tokens:
-        raise Unreadable("'pick' names no die: write its colour and icon, e.g. 'pick red satellite'")
+        raise VoidOrder("unreadable", "'pick' names no die: write its colour and icon, e.g. 'pick red satellite'")
     if tokens[0].casefold() not in COLOURS:
-        raise Unreadable(_not_a_colour(tokens[0]))
+        raise VoidOrder("unreadable", _not_a_colour(tokens[0]))
     icon, n = _leading_icon(tokens[1:])
     if icon is None:
         if len(tokens) == 1:
-            raise Unreadable(f"'{tokens[0]}' names no icon: write the die's colour and icon, e.g. "
+            raise VoidOrder("unreadable", f"'{tokens[0]}' names no icon: write the die's colour and icon, e.g. "
                              f"'pick {tokens[0].lower()} satellite'")
-        raise Unreadable(f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
+        raise VoidOrder("unreadable", f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
     die = f"{tokens[0].lower()} {words(icon)}"
     rest = tokens[1 + n:]
     if rest and rest[0].casefold() in _TURN_WORDS:
@@ -240,7 +236,7 @@ def _explain_pick(tokens: list[str], example: str) -> None:
         upto = next((i for i, w in enumerate(after) if w.casefold() in ("guess", "guesses")), len(after))
         word = " ".join(after[:upto])
         if not re.fullmatch(_ICON, word, re.IGNORECASE):
-            raise Unreadable(_not_a_turn(word) if word else
+            raise VoidOrder("unreadable", _not_a_turn(word) if word else
                              f"'{' '.join(rest[:skip])}' names no building to turn the gun to: write e.g. "
                              f"'pick {die} as satellite'")
         rest = after[upto:]
@@ -248,14 +244,14 @@ def _explain_pick(tokens: list[str], example: str) -> None:
         rest = rest[1:]
     if rest and rest[0].casefold() in ("guess", "guesses"):
         if len(rest) == 1:
-            raise Unreadable(f"'{rest[0]}' must be followed by a player, a colour and an icon, e.g. "
+            raise VoidOrder("unreadable", f"'{rest[0]}' must be followed by a player, a colour and an icon, e.g. "
                              f"'guess {example} red satellite'")
         parts = re.split(r"\s+or\s+", " ".join(rest[1:]), flags=re.IGNORECASE)
         bad = next((p for p in parts if not _GUESS.fullmatch(p)), None)
         if bad is not None:
-            raise Unreadable(_explain_guess(bad, example))
+            raise VoidOrder("unreadable", _explain_guess(bad, example))
     elif rest:
-        raise Unreadable(f"'{' '.join(rest)}' is not understood after 'pick {die}': a gun die may be followed by "
+        raise VoidOrder("unreadable", f"'{' '.join(rest)}' is not understood after 'pick {die}': a gun die may be followed by "
                          f"'as <building>' or 'keep', and any pick by 'guess <player> <colour> <icon>', e.g. "
                          f"'pick blue gun as submarine guess {example} green army base'")
 
@@ -286,24 +282,24 @@ def _explain_gadget(tokens: list[str]) -> None:
     """Raise the reason a gadget line (without its 'gadget') fits no form."""
     form = "write 'gadget <colour> <icon> to <icon>', e.g. 'gadget yellow gun to satellite'"
     if not tokens:
-        raise Unreadable(f"'gadget' names no die: {form}")
+        raise VoidOrder("unreadable", f"'gadget' names no die: {form}")
     if tokens[0].casefold() not in COLOURS:
-        raise Unreadable(_not_a_colour(tokens[0]))
+        raise VoidOrder("unreadable", _not_a_colour(tokens[0]))
     icon, n = _leading_icon(tokens[1:])
     if icon is None:
         if len(tokens) == 1:
-            raise Unreadable(f"'{tokens[0]}' names no icon: {form}")
-        raise Unreadable(f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
+            raise VoidOrder("unreadable", f"'{tokens[0]}' names no icon: {form}")
+        raise VoidOrder("unreadable", f"'{tokens[1]}' is not an icon: a die's icon may be {icons_of(ICONS)}")
     die = f"{tokens[0].lower()} {words(icon)}"
     rest = tokens[1 + n:]
     if not rest or rest[0].casefold() not in ("to", "as", "->"):
-        raise Unreadable(f"'gadget {die}' must be followed by 'to' and the new icon: {form}")
+        raise VoidOrder("unreadable", f"'gadget {die}' must be followed by 'to' and the new icon: {form}")
     new = " ".join(rest[1:])
     others = [i for i in ICONS if i != icon]
     if not new:
-        raise Unreadable(f"'gadget {die} {rest[0]}' names no new icon: it may be {icons_of(others)}")
+        raise VoidOrder("unreadable", f"'gadget {die} {rest[0]}' names no new icon: it may be {icons_of(others)}")
     if not re.fullmatch(_ICON, new, re.IGNORECASE):
-        raise Unreadable(f"'{new}' is not an icon: the new icon may be {icons_of(others)}")
+        raise VoidOrder("unreadable", f"'{new}' is not an icon: the new icon may be {icons_of(others)}")
 
 
 def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> None:
@@ -320,13 +316,13 @@ def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> 
             else:
                 building = _building(raw["last_man"], "the last man's building")
                 if seen_last_man:
-                    raise Unreadable("only your first last-man order counts")
+                    raise VoidOrder("second_order", "only your first last-man order counts")
                 seen_last_man = True
                 reading.order = {"last_man": building}
                 reading.meaning = (f"if everyone else is assassinated this turn, you take the intel under the "
                                    f"{words(building)}")
-        except Unreadable as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
 
 
 def _read_pick(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -336,15 +332,15 @@ def _read_pick(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, 
     gun = raw.get("gun")
     if gun is not None:
         if chosen["icon"] != GUN:
-            raise Unreadable(f"only a gun die can be turned; the {die_words(chosen)} is placed as it shows")
+            raise VoidOrder("not_a_gun", f"only a gun die can be turned; the {die_words(chosen)} is placed as it shows")
         word = str(gun).strip()
         gun = "keep" if word.casefold() == "keep" else icon_of(word)
         if gun is None:
-            raise Unreadable(_not_a_turn(word))
+            raise VoidOrder("unreadable", _not_a_turn(word))
         if gun == GUN:
             gun = "keep"
         if gun == "keep" and chosen["colour"] == identity["colour"]:
-            raise Unreadable(f"a gun die of your own colour ({identity['colour']}) must be turned to a building")
+            raise VoidOrder("own_colour_gun", f"a gun die of your own colour ({identity['colour']}) must be turned to a building")
         order["gun"] = gun
     raw_guesses = raw.get("guess")
     if raw_guesses is not None:
@@ -372,29 +368,29 @@ def _read_guess(view: View, player: str, raw: Any) -> dict[str, str]:
     if isinstance(raw, str):
         match = _GUESS.fullmatch(raw)
         if not match:
-            raise Unreadable(_explain_guess(raw, example_player(view, player)))
+            raise VoidOrder("unreadable", _explain_guess(raw, example_player(view, player)))
         raw = {"player": match[1], "colour": match[2], "icon": match[3]}
     target = find_player(view, raw["player"])
     # Only the players one may guess at are listed: not oneself, not an agent already out (HIDE-14).
     choices = one_of([p if view["names"][p].casefold() == p.casefold() else f"{p} ({view['names'][p]})"
                       for p in rivals(view, player)] or ["nobody"])
     if target is None:
-        raise Unreadable(f"there is no player called '{raw['player']}': you may guess at {choices}")
+        raise VoidOrder("no_such_player", f"there is no player called '{raw['player']}': you may guess at {choices}")
     if target == player:
-        raise Unreadable(f"you cannot guess your own identity die: you may guess at {choices}")
+        raise VoidOrder("own_identity", f"you cannot guess your own identity die: you may guess at {choices}")
     if target in view["out"]:
-        raise Unreadable(f"{view['names'][target]} is already out of this round: you may guess at {choices}")
+        raise VoidOrder("player_out", f"{view['names'][target]} is already out of this round: you may guess at {choices}")
     return {"player": target, "colour": _colour(raw["colour"]),
             "icon": _building(raw["icon"], "a guessed identity die's icon")}
 
 
 def _read_gadget(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if player in view["gadget_used"]:
-        raise Unreadable("you have already used your gadget card this round")
+        raise VoidOrder("gadget_used", "you have already used your gadget card this round")
     target = _die(raw["die"])
     to = _icon(raw["to"], "the new icon", [i for i in ICONS if i != target["icon"]])
     if to == target["icon"]:
-        raise Unreadable(f"the gadget must change the die's icon, and the {die_words(target)} already shows {words(to)}")
+        raise VoidOrder("same_icon", f"the gadget must change the die's icon, and the {die_words(target)} already shows {words(to)}")
     meaning = f"after your pick, use your gadget: turn a {die_words(target)} left in the pool to {words(to)}"
     if target not in view["pool"]:
         meaning += " (none in the pool now)"
@@ -415,20 +411,20 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
         try:
             word = item.get(key) if isinstance(item, dict) else _word_of(item, what, allowed)
             if word is None:
-                raise Unreadable(f"in the {phase} phase write '{{{key}: {allowed[0]}}}' or just a building's name "
+                raise VoidOrder("unreadable", f"in the {phase} phase write '{{{key}: {allowed[0]}}}' or just a building's name "
                                  f"({icons_of(allowed)})")
             building = _building(word, what, allowed)
             if phase == "identity" and building == view["security"]:
-                raise Unreadable(f"the {words(building)} is secured this round, so no identity die may show it: "
+                raise VoidOrder("secured_building", f"the {words(building)} is secured this round, so no identity die may show it: "
                                  f"your target may be {icons_of(allowed)}")
             if phase == "security" and not first:
-                raise Unreadable("only your first security order counts")
+                raise VoidOrder("second_order", "only your first security order counts")
             first = False
             reading.order = {key: building}
             reading.meaning = (f"your identity die shows the {words(building)}: your target this round"
                                if phase == "identity" else f"the security card goes on the {words(building)}")
-        except Unreadable as exc:
-            reading.void = str(exc)
+        except VoidOrder as void:
+            reading.refuse(void)
     if phase == "identity":
         kept = [r for r, _ in parsed if r.order is not None]
         for later in kept[1:]:
@@ -441,8 +437,8 @@ def _word_of(item: Any, what: str, allowed: list[str]) -> str:
         keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
         word = keyword[2] if keyword else str(item).strip()
         if not word:
-            raise Unreadable(f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
-        raise Unreadable(f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
+            raise VoidOrder("unreadable", f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
+        raise VoidOrder("unreadable", f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     return match[1]
 
 

@@ -1,0 +1,107 @@
+"""Sid's Secrets (v2): seven SIDs a player, five simultaneous turns of stealing and guarding.
+
+Rules in our words: docs/rules/secrets.md. Decisions SECRETS-1..10 are fixed by
+the design; SECRETS-11 onwards are ours. Each has a data case in tests/cases/secrets/.
+
+Values, groups, guards and the turn's resolution: rules.py; reading orders:
+reading.py; what a player may know: views.py; the demo players: demo.py; the
+stand-in: standin.py; disguises and invariants: conformance.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...common.rng import Rng, Stream
+from ..base import Event, Option, Order, Reading, Seat, State, View
+from . import conformance, demo, reading, rules, standin, views
+
+
+class Secrets:
+    id = "secrets"
+    title = "Sid's Secrets"
+    nmr_public = True
+    """Who sent no orders is public (SECRETS-20: the public report names the players whose SIDs stayed at home): mail may say who is still missing."""
+    min_players = 3
+    max_players = 6
+    field_labels = {"score": "score", "secrets": "secrets left", "sids": "SIDs left"}
+    """The players' fields of `pbem show`, in this game's words, in the order its tables show them."""
+    options = {
+        "turns": Option(5, "how many turns the game lasts (the rulebook plays 5)", minimum=1, maximum=20),
+        "max_players": Option(
+            6, "raise the 6-player cap, for stress tests only", minimum=3, maximum=100_000
+        ),
+    }
+
+    # -- setup and flow ----------------------------------------------------
+
+    def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
+        players = [seat.id for seat in seats]
+        return {
+            "players": players,
+            "names": {seat.id: seat.name for seat in seats},
+            "turn": 0,
+            "turns": options["turns"],
+            "secrets": {p: list(rules.SECRETS) for p in players},
+            "sids": {p: list(rules.RANKS) for p in players},
+            "score": {p: 0 for p in players},
+            "stolen": [],
+            "captured": [],
+            "restrictions": {p: [] for p in players},
+        }
+
+    def phase(self, state: State) -> str:
+        return "orders"
+
+    def due(self, state: State) -> list[str]:
+        return [] if self.is_over(state) else list(state["players"])
+
+    def is_over(self, state: State) -> bool:
+        return rules.is_over(state)
+
+    def winners(self, state: State) -> list[str]:
+        return rules.winners(state)
+
+    # -- what a player may know ----------------------------------------------
+
+    def view(self, state: State, player: str | None) -> View:
+        return views.view(state, player)
+
+    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
+        return views.player_fields(view)
+
+    # -- orders -------------------------------------------------------------
+
+    def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+        return reading.read_orders(view, player, items)
+
+    def form_examples(self, view: View, player: str) -> list[str]:
+        return reading.form_examples(view, player)
+
+    def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
+        return []  # SECRETS-8: the SIDs of a player who sent nothing valid stay at home
+
+    # -- resolution ---------------------------------------------------------
+
+    def resolve(self, state: State, orders: dict[str, list[Order]], rng: Rng) -> tuple[State, list[Event]]:
+        return rules.resolve(state, orders)
+
+    # -- players and conformance hooks ----------------------------------------
+
+    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return demo.orders(view, player, stream)
+
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return standin.orders(view, player, stream)
+
+    def disguises(
+        self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
+    ) -> list[tuple[State, dict[str, list[Order]]]]:
+        return conformance.disguises(state, orders, player, stream)
+
+    def invariants(self, state: State) -> list[str]:
+        return conformance.invariants(state)
+
+
+GAME = Secrets()
+__all__ = ["GAME", "Secrets"]
