@@ -131,3 +131,20 @@ def test_status_and_check_agree_on_a_rejected_file(tmp_path: Path, capsys: pytes
     assert "tony (file rejected)" in capsys.readouterr().out
     assert main(["check", str(orders / "tony.yaml"), "--campaign", str(root)]) == 1
     assert "password: is not this player's password" in capsys.readouterr().out
+
+
+def test_status_json_is_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    root = _campaign(tmp_path / "spies")
+    assert main(["standin", str(root), "sue", "on"]) == 0
+    orders = root / "turn-001" / "orders"
+    (orders / "tony.yaml").write_text(order_text(root, "tony", ["SID 1 guard secret 1"]))
+    (orders / "Tony.txt").write_text("stray\n")
+    capsys.readouterr()
+    assert main(["status", str(root), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["waiting"] == ["david"] and printed["standins"] == ["sue"] and printed["due"] == ["tony", "david", "sue"]
+    assert printed["submissions"]["tony"] == {"status": "accepted", "source": "orders/tony.yaml", "orders": 1, "void": 0, "problems": []}
+    assert printed["ignored"] == {"Tony.txt": "the order file of tony is named tony.yaml"}
+    assert printed["waiting"] == waiting_for(Campaign.open(root))
