@@ -10,7 +10,7 @@ from ..base import Reading, View, VoidOrder
 from .rules import ALIASES, FURNITURE, WHERE
 
 _FILLER = re.compile(
-    r"^(?:(?:hides?|hiding|go|goes|in|into|inside|behind|under|underneath|beneath|the)\s+)+", re.IGNORECASE
+    r"^(?:(?:i|i'll|i\s+will|will|please|hides?|hiding|me|myself|go|goes|in|into|inside|behind|under|underneath|beneath|the|my|kid)\s+)+", re.IGNORECASE
 )
 
 _LIFT = re.compile(
