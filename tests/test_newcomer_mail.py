@@ -119,3 +119,13 @@ def test_an_old_view_file_is_named_as_such(campaigns: dict[str, object], tmp_pat
     order.write_text(f"player: {player}\nturn: 2\norders: []\n", encoding="utf-8")
     assert main(["check", str(order), "--view", str(view)]) == 1
     assert "your view file v.view.json is from turn 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("written", ["I lift the bed first and then the stove", "lift the bed, then the stove.", "I'll lift bed then stove"])
+def test_the_wolf_lifting_in_a_sentence_is_read(written: str) -> None:
+    """Issue 25 item 10: "the wolf does not hide" was said to a wolf who wrote a lift sentence."""
+    from adjudicator.games.hidekids.reading import read_orders
+
+    view = {"wolf": "wolf"}
+    [reading] = read_orders(view, "wolf", [(0, written)])
+    assert reading.accepted and reading.order == {"lift": ["bed", "stove"]}, reading.void

@@ -14,11 +14,12 @@ _FILLER = re.compile(
 )
 
 _LIFT = re.compile(
-    r"\s*(?:the\s+wolf\s+)?lifts?\s+(.+?)\s*(?:,|;|->|>|\bthen\b|\band\s+then\b|\band\b)\s*(?:then\s+)?(.+?)\s*\Z",
+    r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\s+(.+?)(?:\s+first)?\s*(?:,|;|->|>|\bthen\b|\band\s+then\b|\band\b)\s*"
+    r"(?:then\s+)?(.+?)(?:\s+(?:second|next|last))?\s*\.?\s*\Z",
     re.IGNORECASE,
 )
 
-_LIFT_WORD = re.compile(r"\s*(?:the\s+wolf\s+)?lifts?\b", re.IGNORECASE)
+_LIFT_WORD = re.compile(r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\b", re.IGNORECASE)
 
 
 def furniture(named: str) -> str | None:
