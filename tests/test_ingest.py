@@ -512,20 +512,48 @@ def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(camp
     html = "<html><body><p>" + mine.replace("\n", "<br>") + "</p></body></html>"
     alternative = mail("david@example.org", "My orders are in the HTML version.\n", message_id="<alt@x>")
     alternative.add_alternative(html, subtype="html")
-    messages = [mail("david@example.org", body, message_id=f"<q{n}@x>") for n, body in enumerate([bottom, outlook, gmail, apple, quoted])]
+    messages = [mail("david@example.org", body, message_id=f"<q{n}@x>") for n, body in enumerate([outlook, gmail, apple, quoted])]
     result = ingest(campaign, [maildir(tmp_path, [*messages, alternative])], now=NOW)
-    assert [e.status for e in result.entries] == ["rejected"] * 6
+    assert [e.status for e in result.entries] == ["rejected"] * 5
     assert not (campaign / "turn-001" / "orders" / "david.yaml").exists()
     reasons = [e.reason for e in result.entries]
     advice = "put your orders above the quoted text, or attach them as a .yaml file)"
-    for reason, marker in zip(reasons, ["On Mon, 30 Nov 2026, GM wrote:", "-----Original Message-----", "---------- Forwarded message ---------",
+    for reason, marker in zip(reasons, ["-----Original Message-----", "---------- Forwarded message ---------",
                                         "Begin forwarded message:"]):
         assert f"a 'player:' line was found below the quote, forward or signature marker '{marker}'" in reason and reason.endswith(advice)
-    assert "a 'player:' line was found only in quoted lines starting with '>'" in reasons[4] and reasons[4].endswith(advice)
-    assert "the message's plain-text part was read, and it has no order form, while its HTML part has one" in reasons[5]
+    assert "a 'player:' line was found only in quoted lines starting with '>'" in reasons[3] and reasons[3].endswith(advice)
+    assert "the message's plain-text part was read, and it has no order form, while its HTML part has one" in reasons[4]
     assert all(e.acknowledged == ["david@example.org"] for e in result.entries)
     with pytest.raises(ValueError, match=r"in the message's own text$"):
         orders_in_text("Can I have more time?\n-- \nDavid\n")
+
+
+def test_orders_below_a_quote_marked_with_gt_are_read_bottom_posting(campaign: Path, tmp_path: Path) -> None:
+    """Issue 25 item 13: a form typed below the `>`-quoted report has one reading; the quoted form is not it."""
+    mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    bottom = f"On Mon, 30 Nov 2026, GM wrote:\n> Your report\n> player: david\n> orders:\n\n{mine}\n-- \nDavid\n"
+    found = orders_in_text(bottom)
+    assert b"SID 5 steal Tony 10" in found.data and found.where == "the body"
+    result = ingest(campaign, [maildir(tmp_path, [mail("david@example.org", bottom, message_id="<b1@x>")])], now=NOW)
+    assert [e.status for e in result.entries] == ["filed"]
+
+
+@pytest.mark.parametrize("block", [
+    "From: GM <gm@example.org>\nSent: Monday, November 30, 2026 10:00 AM\nTo: David <david@example.org>\nSubject: [spies] turn 1\n",
+    "________________________________\nFrom: GM <gm@example.org>\nSent: Monday, November 30, 2026 10:00\nTo: David\n",
+    "*From:* GM <gm@example.org>\n*Sent:* Monday, November 30, 2026\n*To:* David\n",
+    "Von: GM <gm@example.org>\nGesendet: Montag, 30. November 2026\nAn: David\n",
+])
+def test_an_outlook_quoted_report_is_a_quote_not_orders(campaign: Path, tmp_path: Path, block: str) -> None:
+    """Issue 26 item 3: Outlook quotes the report under a From:/Sent:/To: block without `>`; its empty
+    order form is not the player's orders (a question must not replace filed orders)."""
+    form = order_text(campaign, "david", [])
+    body = f"When is the deadline exactly?\n\n{block}\n{form}"
+    with pytest.raises(ValueError, match="below the quote"):
+        orders_in_text(body)
+    result = ingest(campaign, [maildir(tmp_path, [mail("david@example.org", body, message_id="<o1@x>")])], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected"]
+    assert not (campaign / "turn-001" / "orders" / "david.yaml").exists()
 
 
 def test_acknowledgements_thread_under_the_message(campaign: Path, tmp_path: Path) -> None:
@@ -680,9 +708,9 @@ def test_an_attachment_that_is_not_read_is_named(campaign: Path, tmp_path: Path)
 def test_a_yaml_error_names_the_line_of_the_message_and_quotes_it(campaign: Path, tmp_path: Path) -> None:
     """Regression (issue 16, 6): the line was counted from the `player:` line and never quoted back."""
     pw = passwords(campaign)["tony"]
-    body = f"Hello GM,\n\nmy orders:\n\nplayer: tony\nturn: 1\npassword: \"{pw}\"\norders:\n\t- SID 1 steal David 8\n\nTony\n"
+    body = f"Hello GM,\n\nmy orders:\n\nplayer: tony\nturn: 1\npassword: \"{pw}\"\norders:\n  - [SID 1 steal David 8\n\nTony\n"
     [entry] = ingest(campaign, [maildir(tmp_path, [mail("tony@example.org", body, message_id="<yerr@x>")])], now=NOW).entries
     assert entry.status == "rejected"
     line = re.search(r"line (\d+) of your message", entry.reason)
     assert line, entry.reason
-    assert line.group(1) == "9" and "that line reads: - SID 1 steal David 8" in entry.reason
+    assert line.group(1) == "9" and "that line reads: - [SID 1 steal David 8" in entry.reason

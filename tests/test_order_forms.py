@@ -66,3 +66,30 @@ def test_the_secrets_form_suggests_no_captured_sid_and_no_stolen_secret() -> Non
     view = {"players": ["ann", "bob"], "sids": {"ann": [2, 3], "bob": [1]}, "secrets": {"ann": [1, 6, 9], "bob": [2, 3]},
             "restrictions": [{"sid": 3, "secret": 9}]}
     assert game.form_examples(view, "ann") == ["SID 2 steal bob 3", "SID 3 guard secret 6"]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_form_sent_back_untouched_is_valid_and_says_nothing(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 item 5, design 17: no live placeholder line (Jekyll's `give: CARD`, `name: purple`,
+    `greed: [CARD, CARD]`, Hide the Kids' `hide: FURNITURE`, H.I.D.E.'s live target): the form as sent,
+    returned untouched, is a valid file of no orders."""
+    campaign = play(tmp_path / "c", game_id, "forms-1", None, False)
+    checked = 0
+    for turn in range(min(campaign.last_turn, 6)):
+        for player in campaign.state(turn)["players"]:
+            report = (campaign.turn_dir(turn) / "reports" / f"{player}.txt").read_text(encoding="utf-8")
+            if "\norders:\n" not in report or "\nplayer: " not in report:
+                continue
+            form = report[report.index("\nplayer: ") + 1 :]
+            view = tmp_path / f"{player}.view.json"
+            view.write_bytes(for_report(campaign, turn, player) or b"")
+            order = tmp_path / f"{player}.yaml"
+            order.write_text(form, encoding="utf-8")
+            code = main(["check", str(order), "--view", str(view)])
+            out = capsys.readouterr().out
+            if game_id == "identity" and "trick:" in form.split("\norders:\n", 1)[1].split("\n", 1)[0]:
+                assert code == 0, out  # the trick form's empty lists: valid, settled by the default
+            else:
+                assert code == 0 and "(no orders)" in out, f"turn {turn}, {player}:\n{form}\n{out}"
+            checked += 1
+    assert checked

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.campaign.adjudicate import read_orders_folder  # noqa: E402
+from adjudicator.campaign import pending  # noqa: E402
 from adjudicator.campaign.audit import audit  # noqa: E402
 from adjudicator.campaign.folder import Campaign  # noqa: E402
 from adjudicator.publish.render import Renderer  # noqa: E402
@@ -45,9 +45,8 @@ def regenerate(root: Path) -> None:
     state = out.state
     for number in range(1, last + 1):
         folder = campaign.turn_dir(number)
-        previous = (campaign.turn_dir(number - 1) / "manifest.json").read_bytes()
-        order_bytes, _ = read_orders_folder(folder / "orders")
-        out = turn(campaign, number, state, order_bytes, previous, seed, renderer)
+        read = pending.replay(campaign, number, state, campaign.setup_record())
+        out = turn(read, pending.check(read), seed, renderer)
         _replace_outputs(folder, out.files)
         state = out.state
     result = audit(root)

@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..common import parallel, yamlsafe
+from ..common import ordertext, parallel, yamlsafe
 from ..games.base import Game, State
 from . import absences, schedule, standins
 from .folder import Campaign, damaged
@@ -264,7 +264,7 @@ class Pending:
     def check_file(self, player: str | None, data: bytes, source: str) -> Submission:
         """One order file's bytes, read and checked; any failure at all becomes that file's rejection."""
         try:
-            document = yamlsafe.load(data)
+            document = ordertext.load(data)
         except yamlsafe.YamlError as exc:
             return Submission(player or "?", "rejected", source, [Problem("(the whole file)", str(exc))])
         except Exception as exc:  # noqa: BLE001 - one player's bytes must never stop the run

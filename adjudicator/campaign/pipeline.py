@@ -122,11 +122,76 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
             )
         else:
             valid.append((index, item))
+    for index, item in list(enumerate(items)):
+        if index in readings and isinstance(item, dict):
+            listed = _with_lists(item)  # comma text where a list is asked: read when the list then fits
+            if listed is not item and not schema.errors(listed):
+                del readings[index]
+                valid.append((index, listed))
+    valid.sort(key=lambda pair: pair[0])
     if valid:
         for reading in game.read_orders(view, player, valid):
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings[reading.index] = reading
     return [readings[i] for i in sorted(readings)]
+
+
+def _with_lists(item: Any) -> Any:
+    """The order with each text that holds commas (`lift: bed, stove`) as the list of its items;
+    the order itself when it has none."""
+    if isinstance(item, dict):
+        changed = {k: _with_lists(v) for k, v in item.items()}
+        return changed if any(changed[k] is not item[k] for k in item) else item
+    if isinstance(item, str) and "," in item:
+        parts = [" ".join(part.split()) for part in item.strip().strip("[]").split(",")]
+        return [part for part in parts if part] or item
+    return item
+
+
+ENVELOPE = ("player", "turn", "password", "orders")
+
+
+def as_meant(document: Any, position: Position) -> Any:
+    """The order file as its writer meant it (design 17): envelope keys in any case (`Player:`,
+    `ORDERS:`), the player's display name or id in other capitals where the id is asked, and the
+    rulebook's shorthand where YAML took it for a key (`- SID 1: steal bob 10`, `- trick 1: play
+    orange+4`: no field of any game has a blank in its name). Anything with another meaning is
+    left as written, for the checks to name."""
+    if not isinstance(document, dict):
+        return document
+    out = dict(document)
+    for key in list(document):
+        if isinstance(key, str) and key != key.strip().casefold() and key.strip().casefold() in ENVELOPE:
+            if key.strip().casefold() not in out:
+                out[key.strip().casefold()] = out.pop(key)
+    named = out.get("player")
+    if isinstance(named, str) and named not in position.roster.players:
+        meant = _meant_id(named, position.roster, position.names)
+        if meant is not None:
+            out["player"] = meant
+    orders = out.get("orders")
+    if isinstance(orders, dict) and orders and all(_shorthand_key(k) for k in orders):
+        orders = [{k: v} for k, v in orders.items()]  # `orders:` with `SID 1: steal bob 10` lines and no dashes
+    if isinstance(orders, list):
+        out["orders"] = [_shorthand(item) for item in orders]
+    return out
+
+
+def _shorthand_key(key: Any) -> bool:
+    return isinstance(key, str) and len(key.split()) > 1
+
+
+def _shorthand(item: Any) -> Any:
+    """`{"SID 1": "steal bob 10"}` (YAML's reading of `SID 1: steal bob 10`) as the text the player
+    typed; an order's field names in other capitals (`Hide:`) as the form writes them."""
+    if not isinstance(item, dict):
+        return item
+    if len(item) == 1:
+        (key, value), = item.items()
+        if _shorthand_key(key) and (isinstance(value, (str, int)) or value is None) and not isinstance(value, bool):
+            return f"{key}: {value}" if value is not None else str(key)
+    lowered = {k.casefold() if isinstance(k, str) else k: v for k, v in item.items()}
+    return lowered if len(lowered) == len(item) else item
 
 
 _TYPOGRAPHIC_QUOTES = {"\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
@@ -214,6 +279,7 @@ def check_position(
 ) -> Submission:
     """check_document against a Position: the campaign's, or one player's view file."""
     roster = position.roster
+    document = as_meant(document, position)
     player = expected_player or (document.get("player") if isinstance(document, dict) else None) or "?"
     sub = Submission(player=str(player), status="rejected", source=source)
     if not isinstance(document, dict):
@@ -238,6 +304,9 @@ def check_position(
     # The password is the seat's: the file's name says which seat when there is one, so a
     # misspelt `player:` is not also called a wrong password.
     seat = expected_player or (sender if isinstance(sender, str) and sender in roster.players else None)
+    placeholder = document.get("password")
+    if password_ok is None and isinstance(placeholder, str) and placeholder.strip().strip('"\u201c\u201d').casefold() == FORM_PASSWORD:
+        sub.problems.append(Problem("password", _password_problem(FORM_PASSWORD, lambda pw: False, False)))
     if password_ok is not None and seat is not None:
         problem = _password_problem(document.get("password"), lambda pw: password_ok(seat, pw), numeric_password)
         if problem:

@@ -18,8 +18,46 @@ def arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--view", metavar="VIEWFILE", help="the .view.json file that came with your report (a player's)")
 
 
+def _as_mail_body(data: bytes) -> bytes:
+    """The order form in a file read as a mail body is (design 17): signatures, quoted replies and code
+    fences set aside, the same text the judge would file; the file as it is when it holds no form."""
+    from ..mail import inbox
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data  # the loader says how the file is saved
+    try:
+        return inbox.orders_in_text(text).data
+    except Exception:  # noqa: BLE001 - no form found: the loader names what is wrong with the file itself
+        return data
+
+
+def _load(data: bytes) -> Any:
+    """The order file as the judge would read it: the file itself when it is an order file; else, as a
+    mail body, the form in it with signatures, quotes and code fences set aside."""
+    from ..common import ordertext, yamlsafe
+
+    try:
+        document = ordertext.load(data)
+        if isinstance(document, dict):
+            return document
+        problem: yamlsafe.YamlError | None = None
+    except yamlsafe.YamlError as exc:
+        document, problem = None, exc
+    body = _as_mail_body(data) if len(data) <= yamlsafe.MAX_BYTES else data
+    if body != data:
+        try:
+            return ordertext.load(body)
+        except yamlsafe.YamlError:
+            pass
+    if problem is not None:
+        raise problem
+    return document
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..common import yamlsafe
+    from ..common import ordertext, yamlsafe
 
     path = Path(args.file)
     checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
@@ -31,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise Failure(f"{path}: cannot read the order file ({exc.strerror or exc}); nothing was checked") from None
     try:
-        document = yamlsafe.load(data)
+        document = _load(data)
     except yamlsafe.YamlError as exc:
         print(f"{path}: REJECTED: {exc}")
         print("The whole file would be refused and you would count as NMR (no moves received).")
@@ -46,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("The whole file would be refused and you would count as NMR (no moves received).")
         return 1
-    print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
+    if sub.void and not sub.orders:
+        print(f"{path}: read for {sub.player}, turn {turn}, but every order in it is void")
+    elif sub.void:
+        print(f"{path}: read for {sub.player}, turn {turn}; {len(sub.void)} of its {len(sub.readings)} orders void")
+    else:
+        print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
     for line in renderer.readings(sub, "would do", str(path)):
         print(line)
     if note:
@@ -92,6 +135,12 @@ def _with_view(view_path: Path) -> Checker:
     def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str, Any]:
         sub = check_position(record.game, record.position, document, turn=record.turn, expected_player=record.player,
                              password_ok=None, source=f"{source}, checked with {record.player}'s view file")
+        for index, problem in enumerate(sub.problems):
+            if problem.where == "turn" and isinstance(document, dict) and isinstance(document.get("turn"), int) \
+                    and document["turn"] > record.turn:
+                sub.problems[index] = type(problem)("turn", (
+                    f"says {document['turn']}, but your view file {view_path.name} is from turn {record.turn}: "
+                    f"check with the view file that came with your latest report"))
         return sub, record.turn, lambda p: p != record.player or p in record.position.roster.due, note, renderer
 
     return check

@@ -49,6 +49,8 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..common import ordertext
+
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 """A message larger than this is kept but not read (a 64 KiB order file needs far less)."""
 HEADER_BYTES = 64 * 1024
@@ -58,7 +60,7 @@ _YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-ya
 _FENCE_OPEN = re.compile(r"[ \t]*(```+|~~~+)")
 _BBCODE_OPEN = re.compile(r"\[code(?:=[^\]\n]{0,100})?\]", re.IGNORECASE)
 _BBCODE_CLOSE = re.compile(r"\[/code\]", re.IGNORECASE)
-_PLAYER_LINE = re.compile(r"^(?P<indent>[ \t]*)player[ \t]*:", re.MULTILINE)
+_PLAYER_LINE = re.compile(r"^(?P<indent>[ \t]*)player[ \t]*:", re.MULTILINE | re.IGNORECASE)
 """The first line of an order form; it may be indented (a mail client or the player did), and then the
 whole form is read as if it started at the left margin."""
 _INVISIBLE_LEAD = re.compile("^[\ufeff\u200b\u200c\u200d\u2060]+", re.MULTILINE)
@@ -381,7 +383,7 @@ def _text_attachments(parts: list[tuple[str, EmailMessage]]) -> tuple[list[Order
         except BadOrderFile as exc:
             unread.append(f"the attachment {shown} was not read: {exc}")
             continue
-        text = _INVISIBLE_LEAD.sub("", _normal(data.decode("utf-8", "replace")))
+        text = ordertext.tidy(_INVISIBLE_LEAD.sub("", _normal(data.decode("utf-8", "replace"))))
         if _PLAYER_LINE.search(text):
             found.append(OrderDocument(text.encode("utf-8"), f"attachment {name}"))
         else:
@@ -513,7 +515,7 @@ def _normal(text: str) -> str:
 
 
 def orders_in_text(text: str) -> OrderDocument:
-    text = _normal(text)
+    text = ordertext.tidy(_normal(text))
     fresh, numbers = _unquoted(text)
     for start, inner in _fenced_blocks(fresh):
         if _PLAYER_LINE.search(inner):
@@ -540,13 +542,13 @@ def _document(text: str, where: str, numbers: list[int], start: int) -> OrderDoc
     return OrderDocument(text.encode("utf-8"), where, [numbers[min(start + n, len(numbers) - 1)] for n in range(count)])
 
 
-_ANY_PLAYER_LINE = re.compile(r"^[ \t>]*player[ \t]*:", re.MULTILINE)
+_ANY_PLAYER_LINE = re.compile(r"^[ \t>]*player[ \t]*:", re.MULTILINE | re.IGNORECASE)
 
 
 def _not_read(text: str) -> str:
     """When the text holds a `player:` line that was cut (below a marker, or quoted), words that say so."""
     lines = text.split("\n")
-    marker = next((n for n, line in enumerate(lines) if _REPLY_CUT.match(line)), len(lines))
+    marker = next((n for n, line in enumerate(lines) if _REPLY_CUT.match(line) or _outlook_block(lines, n)), len(lines))
     advice = "put your orders above the quoted text, or attach them as a .yaml file"
     if _ANY_PLAYER_LINE.search("\n".join(lines[marker + 1 :])):
         shown = " ".join(lines[marker].split())[:60] or "-- "
@@ -611,17 +613,43 @@ def own_words(text: str) -> str:
     return _unquoted(_normal(text))[0]
 
 
+_REPLY_WROTE = re.compile(r"^(On .{0,200} wrote:|Le .{0,200} a écrit\s*:|Am .{0,200} schrieb .{0,80}:)\s*$", re.IGNORECASE)
+"""A reply's attribution line: what follows it is the quoted mail, each line starting with `>`."""
+_OUTLOOK_FROM = re.compile(r"^[ \t]*\**(?:From|Von|De|Van|Da)[ \t]*:\**[ \t]", re.IGNORECASE)
+_OUTLOOK_FIELD = re.compile(r"^[ \t]*\**(?:Sent|Date|To|Cc|Subject|Gesendet|Datum|An|Betreff|Envoyé|À|Objet|Inviato|Oggetto)[ \t]*:", re.IGNORECASE)
+
+
+def _outlook_block(lines: list[str], index: int) -> bool:
+    """Whether line `index` starts the header block under which Outlook (desktop plain text, and on the
+    web) quotes the mail replied to, with no `>`: `From: ...` with `Sent:`/`To:`/`Subject:` right under it."""
+    if not _OUTLOOK_FROM.match(lines[index]):
+        return False
+    following = [line for line in lines[index + 1 : index + 4] if line.strip()][:2]
+    return bool(following) and all(_OUTLOOK_FIELD.match(line) for line in following[:1])
+
+
 def _unquoted(text: str) -> tuple[str, list[int]]:
-    """The player's own words: quoted lines dropped, everything from a reply or signature marker cut;
-    with the line of `text` (from 1) that each kept line was."""
+    """The player's own words: quoted lines dropped, everything from a signature, forward or unquoted-reply
+    marker cut; with the line of `text` (from 1) that each kept line was.
+
+    After an attribution line ("On ... wrote:") whose quote is marked with `>`, the player's own text
+    may go on below the quote (bottom-posting): the quoted lines are dropped and the rest is read. A
+    quote with no `>` (Outlook's From:/Sent: block, an HTML reply turned into text) cannot be told from
+    new text line by line, so everything below its marker is cut."""
     kept, numbers = [], []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if _REPLY_CUT.match(line):
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _REPLY_WROTE.match(line):
+            following = next((later for later in lines[index + 1 :] if later.strip()), "")
+            if following.lstrip().startswith(">"):
+                continue  # the quote is marked line by line: the lines without `>` stay the player's
+            break
+        if _REPLY_CUT.match(line) or _outlook_block(lines, index):
             break
         if line.lstrip().startswith(">"):
             continue
         kept.append(line)
-        numbers.append(number)
+        numbers.append(index + 1)
     return "\n".join(kept), numbers or [1]
 
 

@@ -54,8 +54,8 @@ from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import Pending, Verdict, check
 from ..campaign.pending import read as read_pending
-from ..campaign.pipeline import Submission
-from ..common import atomic, yamlsafe
+from ..campaign.pipeline import Submission, as_meant
+from ..common import atomic, ordertext, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
 from . import commands, compose, inbox
@@ -416,13 +416,14 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     except Exception as exc:  # noqa: BLE001
         return reject(f"no orders: the message could not be taken apart ({type(exc).__name__})", seat_by_address)
     try:
-        document = yamlsafe.load(found.data)
+        document = ordertext.load(found.data)
     except yamlsafe.YamlError as exc:
         return reject(f"the order file ({found.where}) cannot be read: {_yaml_problem(exc, found)}", seat_by_address, found.where, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"the order file ({found.where}) cannot be read ({type(exc).__name__})", seat_by_address, found.where, reply=True)
     if ctx.over:
         return reject("the game is over; no orders are due", seat_by_address, found.where, reply=True)
+    document = as_meant(document, ctx.turn.position)
     named = document.get("player") if isinstance(document, dict) else None
     if not isinstance(named, str) or campaign.player(named) is None:
         what = f"names the player '{_echo(str(named))[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"

@@ -10,15 +10,16 @@ from ..base import Reading, View, VoidOrder
 from .rules import ALIASES, FURNITURE, WHERE
 
 _FILLER = re.compile(
-    r"^(?:(?:hides?|hiding|go|goes|in|into|inside|behind|under|underneath|beneath|the)\s+)+", re.IGNORECASE
+    r"^(?:(?:i|i'll|i\s+will|will|please|hides?|hiding|me|myself|go|goes|in|into|inside|behind|under|underneath|beneath|the|my|kid)\s+)+", re.IGNORECASE
 )
 
 _LIFT = re.compile(
-    r"\s*(?:the\s+wolf\s+)?lifts?\s+(.+?)\s*(?:,|;|->|>|\bthen\b|\band\s+then\b|\band\b)\s*(?:then\s+)?(.+?)\s*\Z",
+    r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\s+(.+?)(?:\s+first)?\s*(?:,|;|->|>|\bthen\b|\band\s+then\b|\band\b)\s*"
+    r"(?:then\s+)?(.+?)(?:\s+(?:second|next|last))?\s*\.?\s*\Z",
     re.IGNORECASE,
 )
 
-_LIFT_WORD = re.compile(r"\s*(?:the\s+wolf\s+)?lifts?\b", re.IGNORECASE)
+_LIFT_WORD = re.compile(r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\b", re.IGNORECASE)
 
 
 def furniture(named: str) -> str | None:

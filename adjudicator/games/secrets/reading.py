@@ -10,8 +10,10 @@ from ..base import Reading, View, VoidOrder
 from .rules import RANKS, SECRETS, value
 
 # "SID 1 steal David 8", "sid 2 steal Tony secret 6", "SID 3 guard secret 6", "SID 3 guard 6"
-_STEAL = re.compile(r"\s*sid\s*(\d+)\s+steals?\s+(.+?)\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
-_GUARD = re.compile(r"\s*sid\s*(\d+)\s+guards?\s+(?:secret\s+)?(\d+)\s*\Z", re.IGNORECASE)
+_STEAL = re.compile(
+    r"\s*sid\s*#?(\d+)\s*[:.,)-]?\s+steals?\s+(?:from\s+)?(.+?)(?:'s)?\s+(?:secret\s+)?(?:#|no\.?\s*)?(\d+)\s*\.?\s*\Z", re.IGNORECASE
+)
+_GUARD = re.compile(r"\s*sid\s*#?(\d+)\s*[:.,)-]?\s+guards?\s+(?:my\s+|own\s+)?(?:secret\s+)?(?:#|no\.?\s*)?(\d+)\s*\.?\s*\Z", re.IGNORECASE)
 _SID_WORD = re.compile(r"\bsid\s*\d", re.IGNORECASE)
 
 
