@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -388,6 +389,34 @@ def test_markup_in_campaign_text_is_shown_not_obeyed(tmp_path: Path, capsys: pyt
     code, out, _ = pbem(capsys, "status", root)
     assert code == 0 and out.startswith("[red]Evil[/red] [link=http://x]y[/link] (Sid's Secrets)")
     assert "[blink]b[/blink]" in out
+
+
+def test_ctrl_c_is_one_line_and_leaves_nothing_half_done(tmp_path: Path) -> None:
+    """SIGINT in the middle of `pbem new` (300 players): the command is held at its first write
+    (tests/crashpoint.py) and interrupted there, at a known moment whatever the machine's load."""
+    import signal
+    import time
+
+    root = tmp_path / "big"
+    signals = tmp_path / ".signals"
+    signals.mkdir()
+    env = {**os.environ, "PBEM_PAUSED": str(signals / "paused"), "PBEM_RELEASE": str(signals / "release")}
+    players = ",".join(f"p{i}" for i in range(300))
+    run = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "crashpoint.py"), "pause=1", "new", str(root), "--game", "secrets", "--players", players,
+         "--option", "max_players=300"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
+    )
+    deadline = time.monotonic() + 120
+    while not (signals / "paused").exists():
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < deadline, "pbem new never reached its first write"
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (out, err)
+    assert err.startswith("pbem: interrupted; nothing was half written") and "Traceback" not in err, err
+    assert not root.exists()  # the campaign is built beside its folder and renamed in only when whole
 
 
 @pytest.mark.parametrize("quotes", ["\u201c\u201d", "\u201e\u201c", "\u2018\u2019", "\u00ab\u00bb"])
