@@ -3,6 +3,7 @@
     python tests/crashpoint.py N pbem-args...        # N = 0: count the changes and print the count
                                                      # N < 0: just run the command
     python tests/crashpoint.py pause=N pbem-args...  # stop before change N until told to go on
+    python tests/crashpoint.py pause=N@NAME pbem-args...  # ... before the Nth change of a path ending in NAME
 
 Python's audit hooks announce every open, rename, unlink, mkdir and link before
 it happens, so a test can stop the real command at each of its writes in turn,
@@ -38,34 +39,45 @@ def _is_change(event: str, args: tuple) -> bool:
     return event in MUTATING
 
 
+HANG_SECONDS = 1800
+"""How long a paused command waits for its release before it gives up, only against a test that
+died holding it: it then kills itself rather than go on, so it never moves at a moment no test chose."""
+
+
 def _pause() -> None:
     """Announce the pause, then wait for the release (both are plain files named by the test)."""
     Path(os.environ["PBEM_PAUSED"]).touch()
     release = Path(os.environ["PBEM_RELEASE"])
-    deadline = time.monotonic() + 60
-    while not release.exists() and time.monotonic() < deadline:
+    deadline = time.monotonic() + HANG_SECONDS
+    while not release.exists():
+        if time.monotonic() > deadline:
+            os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(0.01)
 
 
 def main() -> None:
     spec = sys.argv[1]
     pause = spec.startswith("pause=")
-    stop_at = int(spec.removeprefix("pause="))
+    number, _, suffix = spec.removeprefix("pause=").partition("@")
+    stop_at = int(number)
     count = 0
+    counted = 0  # the changes that count towards stop_at: all of them, or those of paths ending in `suffix`
     busy = False  # the pause itself touches files: those are not the command's changes
     log = open(os.environ["PBEM_CHANGES"], "a", encoding="utf-8") if os.environ.get("PBEM_CHANGES") else None
 
     def hook(event: str, args: tuple) -> None:
-        nonlocal count, busy
+        nonlocal count, counted, busy
         if busy or not _is_change(event, args):
             return
         count += 1
+        if not suffix or (args and str(args[0]).endswith(suffix)):
+            counted += 1
         if log is not None:
             busy = True
             log.write(f"{count} {event} {args[0] if args else ''}\n")
             log.flush()
             busy = False
-        if count == stop_at:
+        if counted == stop_at and (not suffix or str(args[0]).endswith(suffix)):
             if not pause:
                 os.kill(os.getpid(), signal.SIGKILL)
             busy = True
