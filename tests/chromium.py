@@ -32,8 +32,9 @@ FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND", "--hide-scrollbars", "--remote-debugging-port=0",
     "--remote-debugging-address=127.0.0.1", "--remote-allow-origins=*",
 ]
-STARTUP_SECONDS = 30
-PAGE_SECONDS = 20
+STARTUP_SECONDS = 180
+PAGE_SECONDS = 120
+"""Time-outs against a hang only, generous for a loaded machine: every wait ends on its event."""
 
 
 class ChromiumMissing(RuntimeError):
@@ -128,7 +129,8 @@ class Browser:
         )
         port_file = self.profile / "DevToolsActivePort"
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not port_file.is_file() or not port_file.read_text().strip():
+        # The file holds "PORT\nPATH": once its first line is ended, the port is whole (not "12" of "1234").
+        while not port_file.is_file() or "\n" not in port_file.read_text():
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.close()
                 raise ChromiumMissing(f"{CHROMIUM} did not start its DevTools port within {STARTUP_SECONDS}s")

@@ -3,6 +3,8 @@
     python tests/crashpoint.py N pbem-args...        # N = 0: count the changes and print the count
                                                      # N < 0: just run the command
     python tests/crashpoint.py pause=N pbem-args...  # stop before change N until told to go on
+    python tests/crashpoint.py pause=N@TEXT pbem-args...  # ... before the Nth change of a path containing TEXT
+    python tests/crashpoint.py pause=import:MODULE pbem-args...  # ... as pbem starts to import MODULE (start-up)
 
 Python's audit hooks announce every open, rename, unlink, mkdir and link before
 it happens, so a test can stop the real command at each of its writes in turn,
@@ -29,6 +31,10 @@ MUTATING = {"os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.link", "os.sym
 
 
 def _is_change(event: str, args: tuple) -> bool:
+    if args and "__pycache__" in str(args[0]):
+        # Python caching the bytecode of a module it imports: not the command's change, and made only
+        # where no cache is yet (a fresh clone's first run), so counting it would move change N by run.
+        return False
     if event == "open":
         mode = args[1] if len(args) > 1 else "r"
         flags = args[2] if len(args) > 2 else 0
@@ -38,34 +44,61 @@ def _is_change(event: str, args: tuple) -> bool:
     return event in MUTATING
 
 
+HANG_SECONDS = 1800
+"""How long a paused command waits for its release before it gives up, only against a test that
+died holding it: it then kills itself rather than go on, so it never moves at a moment no test chose."""
+
+
 def _pause() -> None:
     """Announce the pause, then wait for the release (both are plain files named by the test)."""
     Path(os.environ["PBEM_PAUSED"]).touch()
     release = Path(os.environ["PBEM_RELEASE"])
-    deadline = time.monotonic() + 60
-    while not release.exists() and time.monotonic() < deadline:
+    deadline = time.monotonic() + HANG_SECONDS
+    while not release.exists():
+        if time.monotonic() > deadline:
+            os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(0.01)
+
+
+def _start_up(module: str) -> None:
+    """Run pbem as its `pbem` command does, held as it imports `module` (Python is still loading pbem)."""
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "import" and args and args[0] == module:
+            _pause()
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.addaudithook(hook)
+    from adjudicator.__main__ import run
+
+    sys.exit(run(sys.argv[2:]))
 
 
 def main() -> None:
     spec = sys.argv[1]
+    if spec.startswith("pause=import:"):
+        _start_up(spec.removeprefix("pause=import:"))
     pause = spec.startswith("pause=")
-    stop_at = int(spec.removeprefix("pause="))
+    number, _, within = spec.removeprefix("pause=").partition("@")
+    stop_at = int(number)
     count = 0
+    counted = 0  # the changes that count towards stop_at: all of them, or those of paths containing `within`
     busy = False  # the pause itself touches files: those are not the command's changes
     log = open(os.environ["PBEM_CHANGES"], "a", encoding="utf-8") if os.environ.get("PBEM_CHANGES") else None
 
     def hook(event: str, args: tuple) -> None:
-        nonlocal count, busy
+        nonlocal count, counted, busy
         if busy or not _is_change(event, args):
             return
         count += 1
+        ours = not within or (bool(args) and within in str(args[0]))
+        counted += ours
         if log is not None:
             busy = True
             log.write(f"{count} {event} {args[0] if args else ''}\n")
             log.flush()
             busy = False
-        if count == stop_at:
+        if ours and counted == stop_at:
             if not pause:
                 os.kill(os.getpid(), signal.SIGKILL)
             busy = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -388,6 +389,42 @@ def test_markup_in_campaign_text_is_shown_not_obeyed(tmp_path: Path, capsys: pyt
     code, out, _ = pbem(capsys, "status", root)
     assert code == 0 and out.startswith("[red]Evil[/red] [link=http://x]y[/link] (Sid's Secrets)")
     assert "[blink]b[/blink]" in out
+
+
+@pytest.mark.parametrize("moment", ["import:adjudicator.commands.new", "1@.big.new", "40@.big.new"])
+def test_ctrl_c_is_one_line_and_leaves_nothing_half_done(tmp_path: Path, moment: str) -> None:
+    """SIGINT to `pbem new` (30 players) held at a known moment by tests/crashpoint.py: while Python is
+    still loading pbem, at the campaign's first write, and with the campaign half built. The moments are
+    named by what happens there, not counted among all writes: a fresh clone's first run also writes
+    Python's bytecode cache, which once made "the first write" an import's."""
+    import signal
+    import time
+
+    root = tmp_path / "big"
+    signals = tmp_path / ".signals"
+    signals.mkdir()
+    env = {**os.environ, "PBEM_PAUSED": str(signals / "paused"), "PBEM_RELEASE": str(signals / "release")}
+    players = ",".join(f"p{i}" for i in range(30))
+    run = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "crashpoint.py"), f"pause={moment}", "new", str(root), "--game", "secrets",
+         "--players", players, "--option", "max_players=30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 600  # against a hang only: the wait ends when the command is held
+        while not (signals / "paused").exists():
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, f"pbem new never reached {moment}"
+            time.sleep(0.01)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=600)
+    finally:
+        (signals / "release").touch()  # a command the signal missed goes on and ends
+        run.wait(timeout=600)
+    assert run.returncode == 130, (out, err)
+    assert err.startswith("pbem: interrupted; nothing was half written") and "Traceback" not in err, err
+    assert err.count("\n") == 1, err
+    assert not root.exists() and list(tmp_path.iterdir()) == [signals]  # no campaign, no staging folder beside it
 
 
 @pytest.mark.parametrize("quotes", ["\u201c\u201d", "\u201e\u201c", "\u2018\u2019", "\u00ab\u00bb"])

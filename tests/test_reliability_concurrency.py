@@ -44,6 +44,10 @@ def _campaign(root: Path) -> Path:
     return root
 
 
+HANG_SECONDS = 600
+"""Time-outs against a hang only: every wait here ends on its event, however loaded the machine."""
+
+
 @contextmanager
 def paused(point: int, *args: object) -> Iterator[subprocess.Popen[str]]:
     """The command runs until just before its change number `point`, and waits there until the block ends."""
@@ -53,7 +57,7 @@ def paused(point: int, *args: object) -> Iterator[subprocess.Popen[str]]:
     process = subprocess.Popen([sys.executable, str(CRASHPOINT), f"pause={point}", *map(str, args)], env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_SECONDS
         while not (signals / "paused").exists():
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the first command never reached its pause"
@@ -61,7 +65,7 @@ def paused(point: int, *args: object) -> Iterator[subprocess.Popen[str]]:
         yield process
     finally:
         (signals / "release").touch()
-        process.wait(timeout=60)
+        process.wait(timeout=HANG_SECONDS)
 
 
 def _changes(root: Path, *args: object) -> int:
@@ -95,7 +99,7 @@ def test_two_adjudicate_started_together_adjudicate_once(tmp_path: Path) -> None
         shutil.copytree(before, root)
         both = [subprocess.Popen([sys.executable, "-m", "adjudicator", "adjudicate", str(root)], env=ENV, text=True,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
-        results = [(p.wait(timeout=60), p.communicate()[1]) for p in both]
+        results = [(p.wait(timeout=HANG_SECONDS), p.communicate()[1]) for p in both]
         assert sorted(code for code, _ in results) == [0, 1], results
         refusal = next(err for code, err in results if code == 1)
         assert "busy" in refusal or "waiting for orders" in refusal, refusal  # the loser came first, or just after
@@ -263,16 +267,18 @@ def _write_throughout(root: Path, swap: int, stop: Path) -> tuple[int, subproces
     orders = root / "turn-001" / "orders"
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(orders), str(stop)], text=True, stdout=subprocess.PIPE)
     try:
-        time.sleep(0.2)
+        while "SID" not in (orders / "sue.yaml").read_text():  # the writer has saved once: it is running
+            assert writer.poll() is None, "the writer stopped before its first save"
+            time.sleep(0.01)
         # --nmr: a file caught half written is rejected, and a rejected file is not "sent" (the turn
         # would wait for it); with --nmr the turn goes on and holds the bytes it read
         with paused(swap, "adjudicate", root, "--nmr") as first:
             stop.touch()
-            saved = int(writer.communicate(timeout=30)[0])
+            saved = int(writer.communicate(timeout=HANG_SECONDS)[0])
             last = {name: (orders / name).read_bytes() for name in ("sue.yaml", "tony.yaml")}
     finally:
         stop.touch()
-        writer.wait(timeout=30)
+        writer.wait(timeout=HANG_SECONDS)
     err = first.communicate()[1]
     if first.returncode == 1:
         assert pbem("adjudicate", root).returncode == 0

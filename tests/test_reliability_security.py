@@ -23,6 +23,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reliability_kit import (
+    CRASHPOINT,
     ENV,
     NOW,
     THOROUGH,
@@ -375,21 +376,27 @@ def test_adjudicate_at_the_deadline_gets_in_while_a_flood_is_ingested(tmp_path: 
     for n in range(flood):
         (box / "new" / f"{1700000000 + n}.junk{n}").write_bytes(_raw(f"spam{n}@example.net", f"<s{n}@x>", "Buy now!\n"))
     (box / "new" / f"{1700000000 + flood}.late").write_bytes(_raw("sue@example.org", "<sue@x>", "player: sue\nturn: 1\norders: []\n"))
-    ingesting = subprocess.Popen([sys.executable, "-m", "adjudicator", "ingest", str(root), str(box)], env=ENV, text=True,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The ingest is held where its second slice opens the lock, after the first let go of it: adjudicate
+    # comes in there, at a known moment whatever the machine's load (a race with the flood was not).
+    signals = tmp_path / ".signals"
+    signals.mkdir()
+    env = {**ENV, "PBEM_PAUSED": str(signals / "paused"), "PBEM_RELEASE": str(signals / "release")}
+    ingesting = subprocess.Popen([sys.executable, str(CRASHPOINT), "pause=2@/.lock", "ingest", str(root), str(box)], env=env,
+                                 text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while not (root / "mail" / "ingest.jsonl").is_file():
-            assert ingesting.poll() is None and time.monotonic() < deadline, "the ingest ended before the test could adjudicate"
+        deadline = time.monotonic() + 600  # against a hang only
+        while not (signals / "paused").exists():
+            assert ingesting.poll() is None, ("the ingest ended in one hold of the lock", ingesting.communicate())
+            assert time.monotonic() < deadline, "the ingest never reached its second slice"
             time.sleep(0.01)
         adjudicated = pbem("adjudicate", root, "--nmr")
-        still_running = ingesting.poll() is None
+        (signals / "release").touch()
         out, err = ingesting.communicate(timeout=600)
     finally:
+        (signals / "release").touch()
         if ingesting.poll() is None:
             ingesting.kill()
     assert adjudicated.returncode == 0, adjudicated.stderr
-    assert still_running, "the flood was over before adjudicate ran: make it larger"
     assert ingesting.returncode == 0, err
     index = mail_ingest.load_index(root)
     assert len(index) == flood + 1 and {e.turn for e in index} == {1, 2}
