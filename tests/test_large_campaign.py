@@ -36,13 +36,13 @@ def test_large_campaign_reports_stay_personal(tmp_path: Path) -> None:
 
 
 def test_jobs_share_a_large_turn_and_change_no_byte(tmp_path: Path) -> None:
-    """Past turn.PARALLEL_FROM players `--jobs` spreads the order files and the reports over
+    """Past pending.PARALLEL_FROM players `--jobs` spreads the order files and the reports over
     processes; the turn written is the one a single process writes, passwords and all."""
     import shutil
 
     from adjudicator.campaign.folder import Campaign
     from adjudicator.campaign.demo import write_demo_orders
-    from adjudicator.campaign.turn import PARALLEL_FROM
+    from adjudicator.campaign.pending import PARALLEL_FROM
 
     count = PARALLEL_FROM + 10
     root = tmp_path / "one" / "mega"
