@@ -55,7 +55,7 @@ def _balanced_hiding() -> dict[str, float]:
 
 BALANCED_LIFTS = _balanced_lifts()
 BALANCED_HIDING = _balanced_hiding()
-KID_SHARPNESS = 10.0
+KID_SHARPNESS = 14.0
 """How strongly a kid prefers the better pieces (a softmax over worth): high enough to play well, low enough to stay unread."""
 WOLF_LEAN_PER_TURN = 0.25
 WOLF_LEAN_MAX = 0.85
@@ -210,7 +210,7 @@ def _lifts(view: View, stream: Stream) -> list[str]:
         for piece, chance in _expected_hiding(view, kid).items():
             gain[piece] += urgency * chance * WOLF_GAINS[piece]
     best = max(gain.values())
-    aimed = _capped({p: math.exp(6.0 * (g / best - 1)) for p, g in gain.items()}, 2.0)
+    aimed = _capped({p: math.exp(12.0 * (g / best - 1)) for p, g in gain.items()}, 2.0)
     lean = min(WOLF_LEAN_MAX, WOLF_LEAN_PER_TURN * len(view["history"]))
     chances = {p: (1 - lean) * BALANCED_LIFTS[p] + lean * aimed[p] for p in FURNITURE}
     picked = _draw_two(chances, stream)
