@@ -4,6 +4,10 @@
     python3 bench/standins.py --games 40        # a quicker, rougher run
     python3 bench/standins.py --only secrets,jekyll
 
+Besides the stand-in, the NMR default and random play, the measured seat is played by the
+game's counter-strategy (bench/counters.py: a newcomer who reads the public record and plays
+against it), among random players and among stand-ins.
+
 In each game one seat, the measured one, is played in turn by the stand-in, by the NMR
 default (the seat sends nothing) and by random legal play (the demo's players); every
 other seat is a random legal player. The measured seat moves round the table from one
@@ -30,13 +34,16 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
 from adjudicator.games.base import Game, Seat, State  # noqa: E402
+from counters import COUNTERS  # noqa: E402
 
-KINDS = ("standin", "default", "random")
+KINDS = ("standin", "default", "random", "counter")
+"""Who plays the measured seat: the stand-in, nobody (the NMR default), random legal play, a counter-strategy."""
 PLAYERS = {"secrets": 4, "identity": 4, "hide": 4, "hidekids": 4, "jekyll": 2}
 TURN_LIMIT = 500
 
@@ -72,13 +79,15 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[
         return None
     if kind == "standin":
         written = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
+    elif kind == "counter":
+        written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
     else:
         written = game.demo_orders(view, player, rng.stream(f"demo/{player}"))
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
 
 
-def play_one(table: Table, number: int, kind: str) -> float:
-    """One seeded game with the measured seat played by `kind`; its share of the win."""
+def play_one(table: Table, number: int, kind: str, others: str = "random") -> float:
+    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win."""
     game = GAMES[table.game]
     players = [f"p{i}" for i in range(PLAYERS[table.game])]
     measured = players[table.seats[number % len(table.seats)]]
@@ -93,7 +102,7 @@ def play_one(table: Table, number: int, kind: str) -> float:
         rng = Rng(seed, turn)
         orders: dict[str, list[Any]] = {}
         for player in game.due(state):
-            given = _orders(game, state, player, kind if player == measured else "random", rng)
+            given = _orders(game, state, player, kind if player == measured else others, rng)
             orders[player] = game.default_orders(state, player, rng) if given is None else given
         state, _ = game.resolve(state, orders, rng)
     winners = game.winners(state)
@@ -118,12 +127,26 @@ class Rate:
         return f"{100 * self.rate:5.1f}% ± {100 * self.spread:4.1f}"
 
 
-def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate]:
-    rates = {}
-    for kind in KINDS:
-        rates[kind] = Rate(games, sum(play_one(table, i, kind) for i in range(games)))
+COLUMNS = (
+    ("standin", "random", "stand-in"),
+    ("default", "random", "NMR default"),
+    ("random", "random", "random legal"),
+    ("counter", "random", "counter"),
+    ("counter", "standin", "counter v SI"),
+)
+"""The measured seat's kind, the other seats' kind, and the column's heading. "counter v SI" is the
+counter-strategy among stand-ins: it must not do better there than among random players ("counter")."""
+
+
+def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate | None]:
+    rates: dict[str, Rate | None] = {}
+    for kind, others, heading in COLUMNS:
+        if "counter" in (kind, others) and table.game not in COUNTERS:
+            rates[heading] = None
+            continue
+        rates[heading] = Rate(games, sum(play_one(table, i, kind, others) for i in range(games)))
         if progress:
-            progress(f"{table.label}: {kind} {rates[kind]}")
+            progress(f"{table.label}: {heading} {rates[heading]}")
     return rates
 
 
@@ -133,10 +156,11 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated game ids")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
-    print(f"{'table':24} {'stand-in':>14} {'NMR default':>14} {'random legal':>14}  games")
+    print(f"{'table':24} " + " ".join(f"{heading:>14}" for _, _, heading in COLUMNS) + "  games")
     for table in tables(only):
         rates = tournament(table, args.games)
-        print(f"{table.label:24} {rates['standin']!s:>14} {rates['default']!s:>14} {rates['random']!s:>14}  {args.games}", flush=True)
+        cells = " ".join(f"{'-' if rate is None else str(rate):>14}" for rate in rates.values())
+        print(f"{table.label:24} {cells}  {args.games}", flush=True)
 
 
 if __name__ == "__main__":

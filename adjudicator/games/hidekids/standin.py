@@ -1,74 +1,247 @@
-"""The stand-in of Hide the Kids!: a kid hides where the wolf is least likely to lift, the wolf lifts where kids are likely.
+"""The stand-in of Hide the Kids!: a mixed hider and a mixed seeker that read the public record.
 
-Both read the room the same way, from the public record of past turns (the seat's view):
-kids are drawn to the pieces that pay (the tub pays double, the clock costs the wolf a
-token) and go back where they escaped last turn; a wolf goes where kids escaped last turn
-and, by habit, where it lifted before. A kid weighs each piece by what it pays times the
-chance it is not lifted, and avoids the place it escaped from last turn (the wolf knows
-kids go back); the wolf lifts the two pieces where most kids are expected, the likelier
-first. A little chance from the stream keeps a stand-in from being read. docs/standins.md.
+Being predictable is what loses this game: a kid that always hides under the tub, or a
+wolf that always lifts the same two pieces, is farmed by the first player who notices.
+So both sides start from the balanced mix of the rulebook's payoffs (`BALANCED_LIFTS`,
+`BALANCED_HIDING`: a mix no opponent can beat by always doing one thing) and lean away
+from it only as far as the public record of past turns shows the other side is
+predictable (the seat's view: every lift, who was found, who escaped where, who did
+not hide). The habits read from the record are simple counts, each weighed against
+what chance alone would give:
+
+- a kid's habits: where it was seen, how often it went back where it was seen the turn
+  before, how often it hid under a piece the wolf had just lifted;
+- the wolf's habits: what it lifts, how often it lifts again what it lifted the turn
+  before, how often it lifts where kids were seen (and where this kid was seen) the
+  turn before.
+
+A kid draws its place from the mix weighed by what each piece pays times the chance it
+is not lifted (a place where it was caught, or seen, counts against it exactly as far
+as the wolf has shown it looks there); kids earlier in seat order are expected where
+their own record sends them, and a kid leans away from those pieces, so several
+stand-ins do not hide together. The wolf draws its two lifts with the marginal chances
+of its mix (systematic sampling: two different pieces, each with its own chance). All
+chance comes from the seat's stream. docs/standins.md.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...common.rng import Stream
 from ..base import View
-from .rules import pebbles_at
+from .rules import FURNITURE, pebbles_at
 
-ATTRACTIVE = ("tub", "clock")
-"""Pieces kids favour: the tub pays an extra pebble, the clock takes a token from the wolf."""
 CLOCK_WORTH = 0.5
 """What a kid counts the clock's harm to the wolf as, in pebbles."""
+KID_PAYS = {piece: pebbles_at(piece) + (CLOCK_WORTH if piece == "clock" else 0.0) for piece in FURNITURE}
+"""What an escape from each piece is worth to a kid."""
+WOLF_GAINS = {piece: 1.0 + 0.5 * KID_PAYS[piece] + (1.0 if piece == "clock" else 0.0) for piece in FURNITURE}
+"""What finding a kid at each piece is worth to the wolf: a token, the pebbles denied, the clock's token kept."""
+
+
+def _balanced_lifts() -> dict[str, float]:
+    """The lift chances that leave a kid the same worth at every piece: (1 - p) * pays is the same everywhere."""
+    level = (len(FURNITURE) - 2) / sum(1 / KID_PAYS[p] for p in FURNITURE)
+    return {p: 1 - level / KID_PAYS[p] for p in FURNITURE}
+
+
+def _balanced_hiding() -> dict[str, float]:
+    """The hiding chances that leave the wolf the same gain at every piece: q * gains is the same everywhere."""
+    total = sum(1 / WOLF_GAINS[p] for p in FURNITURE)
+    return {p: (1 / WOLF_GAINS[p]) / total for p in FURNITURE}
+
+
+BALANCED_LIFTS = _balanced_lifts()
+BALANCED_HIDING = _balanced_hiding()
+KID_SHARPNESS = 14.0
+"""How strongly a kid prefers the better pieces (a softmax over worth): high enough to play well, low enough to stay unread."""
+WOLF_LEAN_PER_TURN = 0.25
+WOLF_LEAN_MAX = 0.85
+"""How far the wolf leans from its balanced mix toward where kids are expected, per turn of record and at most."""
 
 
 def orders(view: View, player: str, stream: Stream) -> list[Any]:
-    last = view["history"][-1] if view["history"] else {"escaped": [], "lifts": []}
     if player == view["wolf"]:
-        return [{"lift": _lifts(view, last, stream)}]
-    return [{"hide": _hiding_place(view, player, last, stream)}]
+        return [{"lift": _lifts(view, stream)}]
+    return [{"hide": _hiding_place(view, player, stream)}]
 
 
-def _kids_expected(view: View, last: dict[str, Any]) -> dict[str, float]:
-    """How many kids the wolf may expect at each piece, up to a common factor."""
-    weight = {piece: 1.0 + (1.0 if piece in ATTRACTIVE else 0.0) for piece in view["furniture"]}
-    for escape in last["escaped"]:
-        weight[escape["furniture"]] += 1.5  # kids go back where they escaped
-    return weight
+# -- the record -------------------------------------------------------------
 
 
-def _lift_chances(view: View, last: dict[str, Any]) -> dict[str, float]:
-    """The chance that the wolf lifts each piece this turn, as a kid reckons it."""
-    weight = _kids_expected(view, last)
-    for turn in view["history"]:
+def _seen(turn: dict[str, Any]) -> dict[str, str]:
+    """Where each kid was seen in one turn of the record (found or escaped)."""
+    seen = {kid: lift["furniture"] for lift in turn["lifts"] for kid in lift["found"]}
+    seen.update({escape["kid"]: escape["furniture"] for escape in turn["escaped"]})
+    return seen
+
+
+def _ratio(hits: float, tries: float, chance: float) -> float:
+    """How much more often than chance something happened, pulled toward 1 while the record is short."""
+    return (hits + 1.0) / (tries * chance + 1.0)
+
+
+def _normalised(weights: dict[str, float], total: float = 1.0) -> dict[str, float]:
+    whole = sum(weights.values())
+    return {p: total * w / whole for p, w in weights.items()}
+
+
+def _capped(chances: dict[str, float], total: float) -> dict[str, float]:
+    """Chances scaled to sum to `total` with none above 1 (what is cut is shared among the rest)."""
+    fixed: dict[str, float] = {}
+    while True:
+        free = {p: c for p, c in chances.items() if p not in fixed}
+        scaled = _normalised(free, total - len(fixed))
+        over = [p for p, c in scaled.items() if c > 1.0]
+        if not over:
+            return {**{p: 1.0 for p in fixed}, **scaled}
+        fixed.update({p: 1.0 for p in over})
+
+
+# -- what the wolf is expected to do (a kid's reckoning) ----------------------
+
+
+def _expected_lifts(view: View, kid: str) -> dict[str, float]:
+    """The chance the wolf lifts each piece this turn, as `kid` reckons it from the wolf's record."""
+    history = view["history"]
+    made = [turn for turn in history if not turn["lifts_drawn"]] or history
+    counts = {p: 1.0 for p in FURNITURE}
+    for turn in made:
         for lift in turn["lifts"]:
-            weight[lift["furniture"]] += 0.5 / len(view["history"])  # the wolf's own habits
-    total = sum(weight.values())
-    return {piece: min(1.0, 2 * w / total) for piece, w in weight.items()}
+            counts[lift["furniture"]] += 1.0
+    habit = _capped(counts, 2.0)
+    lean = min(1.0, len(made) / 4)
+    chances = {p: (1 - 0.8 * lean) * BALANCED_LIFTS[p] + 0.8 * lean * habit[p] for p in FURNITURE}
+    if not history:
+        return chances
+    # The wolf's habits from one turn to the next: lifting again, lifting where kids (and this kid) were seen.
+    again = seen_any = seen_me = 0.0
+    pairs = 0
+    for before, after in zip(history, history[1:]):
+        if after["lifts_drawn"]:
+            continue
+        lifted = [lift["furniture"] for lift in after["lifts"]]
+        earlier = {lift["furniture"] for lift in before["lifts"]}
+        seen = _seen(before)
+        again += sum(p in earlier for p in lifted) / 2
+        seen_any += sum(p in seen.values() for p in lifted) / 2
+        seen_me += sum(p == seen.get(kid) for p in lifted) / 2 if kid in seen else 2 / 7
+        pairs += 1
+    last = history[-1]
+    last_lifted = {lift["furniture"] for lift in last["lifts"]}
+    last_seen = _seen(last)
+    share_seen = len(set(last_seen.values())) / len(FURNITURE)
+    factors = {
+        "again": _ratio(again, pairs, 2 / 7),
+        "seen": _ratio(seen_any, pairs, max(share_seen, 1 / 7) * 2 / 2),
+        "me": _ratio(seen_me, pairs, 2 / 7),
+    }
+    for piece in FURNITURE:
+        if piece in last_lifted:
+            chances[piece] *= factors["again"]
+        if piece in last_seen.values():
+            chances[piece] *= factors["seen"]
+        if piece == last_seen.get(kid):
+            chances[piece] *= factors["me"]
+    return _capped(chances, 2.0)
 
 
-def _hiding_place(view: View, player: str, last: dict[str, Any], stream: Stream) -> str:
-    chances = _lift_chances(view, last)
-    mine = next((e["furniture"] for e in last["escaped"] if e["kid"] == player), None)
-    value = {}
-    for piece, lifted in chances.items():
-        gain = pebbles_at(piece) + (CLOCK_WORTH if piece == "clock" else 0.0)
-        if piece == mine:
-            lifted = min(1.0, lifted * 1.5)  # where I escaped is where the wolf looks for me
-        value[piece] = (1 - lifted) * gain
-    return _pick_near_best(value, stream)
+def _hiding_chances(view: View, kid: str) -> dict[str, float]:
+    """How `kid` (a stand-in) draws its place: a softmax over worth, leaning away from where earlier kids go."""
+    lifted = _expected_lifts(view, kid)
+    worth = {p: (1 - lifted[p]) * KID_PAYS[p] for p in FURNITURE}
+    best = max(worth.values())
+    return _normalised({p: math.exp(KID_SHARPNESS * (w - best)) for p, w in worth.items()})
 
 
-def _lifts(view: View, last: dict[str, Any], stream: Stream) -> list[str]:
-    expected = _kids_expected(view, last)
-    first = _pick_near_best(expected, stream)
-    second = _pick_near_best({p: w for p, w in expected.items() if p != first}, stream)
-    return [first, second]
+def _hiding_place(view: View, player: str, stream: Stream) -> str:
+    chances = _hiding_chances(view, player)
+    # Kids before this one in seat order: where their own reckoning sends them, this one goes less.
+    for kid in view["kids"][: view["kids"].index(player)]:
+        theirs = _hiding_chances(view, kid)
+        chances = {p: c / (1.0 + theirs[p]) for p, c in chances.items()}
+    return _draw(_normalised(chances), stream)
 
 
-def _pick_near_best(value: dict[str, float], stream: Stream, within: float = 0.9) -> str:
-    """One of the pieces worth at least `within` of the best, drawn evenly; the room's order first."""
-    best = max(value.values())
-    near = [piece for piece, v in value.items() if v >= within * best]
-    return stream.choice(near)
+# -- what the kids are expected to do (the wolf's reckoning) -------------------
+
+
+def _expected_hiding(view: View, kid: str) -> dict[str, float]:
+    """The chance `kid` hides at each piece this turn, from its record (where seen, going back, dodging lifts)."""
+    history = view["history"]
+    counts = {p: 0.5 for p in FURNITURE}
+    seen_turns = 0
+    again = dodged = 0.0
+    pairs = 0
+    for index, turn in enumerate(history):
+        place = _seen(turn).get(kid)
+        if place is None:
+            continue
+        counts[place] += 1.0
+        seen_turns += 1
+        if index == 0:
+            continue
+        earlier = _seen(history[index - 1]).get(kid)
+        lifted_before = {lift["furniture"] for lift in history[index - 1]["lifts"]}
+        pairs += 1
+        again += place == earlier
+        dodged += place in lifted_before
+    habit = _normalised(counts)
+    lean = min(0.8, seen_turns / 5)
+    chances = {p: (1 - lean) * BALANCED_HIDING[p] + lean * habit[p] for p in FURNITURE}
+    if history:
+        last = history[-1]
+        earlier = _seen(last).get(kid)
+        back = _ratio(again, pairs, 1 / 7)
+        into_lifted = _ratio(dodged, pairs, 2 / 7)
+        for lift in last["lifts"]:
+            chances[lift["furniture"]] *= into_lifted
+        if earlier is not None:
+            chances[earlier] *= back
+    return _normalised(chances)
+
+
+def _lifts(view: View, stream: Stream) -> list[str]:
+    gain = {p: 0.0 for p in FURNITURE}
+    for kid in view["kids"]:
+        urgency = 1.0 + view["pebbles"][kid] / 7  # a kid near seven pebbles is the one to stop
+        for piece, chance in _expected_hiding(view, kid).items():
+            gain[piece] += urgency * chance * WOLF_GAINS[piece]
+    best = max(gain.values())
+    aimed = _capped({p: math.exp(12.0 * (g / best - 1)) for p, g in gain.items()}, 2.0)
+    lean = min(WOLF_LEAN_MAX, WOLF_LEAN_PER_TURN * len(view["history"]))
+    chances = {p: (1 - lean) * BALANCED_LIFTS[p] + lean * aimed[p] for p in FURNITURE}
+    picked = _draw_two(chances, stream)
+    return sorted(picked, key=lambda p: -gain[p])  # the likelier find first: a win can come at the first lift
+
+
+# -- drawing -------------------------------------------------------------------
+
+_GRAIN = 1_000_000
+
+
+def _draw(chances: dict[str, float], stream: Stream) -> str:
+    roll = stream.below(_GRAIN) / _GRAIN
+    for piece in FURNITURE:
+        roll -= chances[piece]
+        if roll < 0:
+            return piece
+    return max(chances, key=lambda p: chances[p])
+
+
+def _draw_two(chances: dict[str, float], stream: Stream) -> list[str]:
+    """Two different pieces, each drawn with its own chance (the chances sum to 2, none above 1)."""
+    roll = stream.below(_GRAIN) / _GRAIN
+    picked: list[str] = []
+    start = 0.0
+    for piece in FURNITURE:
+        end = start + chances[piece]
+        if any(start <= mark < end for mark in (roll, roll + 1.0)):
+            picked.append(piece)
+        start = end
+    for piece in sorted(FURNITURE, key=lambda p: -chances[p]):  # rounding at the very end of the line
+        if len(picked) < 2 and piece not in picked:
+            picked.append(piece)
+    return picked[:2]

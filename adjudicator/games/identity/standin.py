@@ -8,7 +8,9 @@ easily than playing high wins one, so a bid on the high side scores better (in
 bench/standins.py, 48% of games won against 46% with one minus trick expected). In the tricks: while the seat still needs wins it lists its
 playable cards highest first, to take plus tricks; once it has its bid it lists them
 lowest first, to let others take them; a forced face-down play gives up the card it
-needs least. Only the seat's own view is read: its hand, the bids and the tricks so
+needs least. It orders ahead for as many tricks as that plan holds whatever
+happens (see `orders`), so a stand-in seat never holds the campaign back to one trick
+a turn. Only the seat's own view is read: its hand, the bids and the tricks so
 far. docs/standins.md.
 """
 
@@ -34,7 +36,12 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
     play = list(reversed(by_number)) if need > 0 else by_number
     # Face down (nothing playable): keep the high cards while wins are wanted, else shed them.
     down = by_number if need > 0 else list(reversed(by_number))
-    return [{"trick": view["trick"], "play": play, "face_down": down}]
+    # Ordered ahead as far as the plan cannot change: a seat that needs n more wins still
+    # needs some before each of the next n tricks (it wins at most one a trick), and a seat
+    # that has its bid keeps shedding to the end of the deal. So a turn with a stand-in seat
+    # plays as far as the other players' lists go (IDENTITY-10).
+    ahead = len(hand) if need <= 0 else min(need, len(hand))
+    return [{"trick": view["trick"] + k, "play": list(play), "face_down": list(down)} for k in range(max(1, ahead))]
 
 
 def _still_needed(view: View, player: str) -> int:

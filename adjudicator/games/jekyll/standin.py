@@ -8,8 +8,10 @@ each card (and, for a potion, each colour to name) against hands the opponent ma
 drawn from the cards it has not seen, and leads the one most likely to get what it
 wants. Following, it lists its cards strongest first when it wants the trick and weakest
 first (potions last, since a potion beats the low cards of a colour) when it does not.
-In the exchanges it keeps its potions and gives its lowest colour cards, giving a potion
-only when the rule makes it. Only the seat's own view is read. docs/standins.md.
+It expects the opponent to follow for their own side's goal (RATIONAL), not at random.
+It orders ahead (JEKYLL-20) for as many tricks as what it wants cannot change, with the
+list it would follow with. In the exchanges it keeps its potions and gives its lowest
+colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Any
 
 from ...common.rng import Stream
 from ..base import View
-from .cards import COLOURS, DECK, is_potion, low_order, strength
+from .cards import COLOURS, DECK, TRICKS, colour, is_potion, low_order, strength
 from .ranking import lead_wins, rank_colours
 from .tricks import legal_follows
 
 SAMPLES = 24
 """Opponent hands tried for each possible lead."""
+RATIONAL = 0.8
+"""How far the stand-in expects the opponent to follow for their own side's goal rather than at random."""
 
 
 def orders(view: View, player: str, stream: Stream) -> list[Any]:
@@ -42,7 +46,30 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
     else:
         order["play"] = _follow_list(view, hand, want)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
-    return [order]
+    orders = [order]
+    # Ahead (JEKYLL-20): for as many tricks as what the seat wants cannot change whatever
+    # happens, the list that best gets it whether the seat leads or follows (a lead is the
+    # first card of the list still held). A stand-in seat then never holds play to one trick.
+    listed = order["play"] if view["leader"] != player else _follow_list(view, hand, want)
+    for k in range(1, min(_wants_hold(view, player), TRICKS - view["trick"] + 1, len(hand))):
+        orders.append({"trick": view["trick"] + k, "play": list(listed), "name": _named(hand),
+                       "greed": list(order["greed"])})
+    return orders
+
+
+def _wants_hold(view: View, player: str) -> int:
+    """For how many tricks from the pending one what the seat wants holds, however they fall."""
+    opponent = next(p for p in view["players"] if p != player)
+    lead = view["tricks_won"][player] - view["tricks_won"][opponent]
+    if view["roles"][player] == "jekyll":  # wants a trick while behind: behind by d holds d tricks
+        return -lead if lead < 0 else lead + 1
+    return lead + 1 if lead >= 0 else -lead  # Hyde: wants while ahead or level
+
+
+def _named(hand: list[str]) -> str:
+    """The colour to name with a potion led from a list: the one the seat holds most of."""
+    held = [colour(c) for c in hand if not is_potion(c)]
+    return max(COLOURS, key=lambda named: sum(h == named for h in held))
 
 
 def _gifts(hand: list[str], count: int, potion_rule: bool) -> list[str]:
@@ -124,5 +151,9 @@ def _wins_against(view: View, lead: str, named: str | None, opponent_hand: list[
     if not opponent_hand:
         return 1.0
     legal = legal_follows(opponent_hand, lead, named)
-    won = sum(lead_wins(lead, follow, rank_colours(view["ranking"], [lead, follow])) for follow in legal)
-    return won / len(legal)
+    wins = [lead_wins(lead, follow, rank_colours(view["ranking"], [lead, follow])) for follow in legal]
+    # The opponent is not random: they follow to get what their side wants, as far as
+    # their cards let them (mostly: a player may misjudge, so a little of chance stays).
+    theirs = next(p for p in view["players"] if p != view["player"])
+    rational = float(all(wins)) if _wants_trick(view, theirs) else float(any(wins))
+    return RATIONAL * rational + (1 - RATIONAL) * sum(wins) / len(wins)

@@ -31,13 +31,18 @@ class Secrets:
         "max_players": Option(
             6, "raise the 6-player cap, for stress tests only", minimum=3, maximum=100_000
         ),
+        "attempt_record": Option(
+            1, "1: the state keeps every public steal attempt for the views (stand-ins read it); "
+            "a campaign begun before the record existed has no such option and goes on without it",
+            minimum=0, maximum=1,
+        ),
     }
 
     # -- setup and flow ----------------------------------------------------
 
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         players = [seat.id for seat in seats]
-        return {
+        state = {
             "players": players,
             "names": {seat.id: seat.name for seat in seats},
             "turn": 0,
@@ -49,6 +54,9 @@ class Secrets:
             "captured": [],
             "restrictions": {p: [] for p in players},
         }
+        if options.get("attempt_record", 0):  # absent from the setup of a campaign begun before the record
+            state["attempts"] = []
+        return state
 
     def phase(self, state: State) -> str:
         return "orders"

@@ -46,7 +46,17 @@ def resolve(state: State, orders: dict[str, list[Order]]) -> tuple[State, list[E
     for owner, secret in sorted(steals, key=lambda t: (seat[t[0]], t[1])):
         attempts = {thief: sorted(sids) for thief, sids in sorted(steals[(owner, secret)].items(), key=lambda i: seat[i[0]])}
         guard = sorted(guards.get((owner, secret), []))
-        events.extend(_contest(new, turn, owner, secret, guard, attempts, lost_sids))
+        settled = _contest(new, turn, owner, secret, guard, attempts, lost_sids)
+        events.extend(settled)
+        # SECRETS-10: every placed attempt is public; the state keeps the record for later turns' views.
+        # A campaign begun before the record was kept (no "attempts" in its state) goes on without
+        # one, so its turns replay byte for byte (pbem audit).
+        if "attempts" in new:
+            new["attempts"].extend(
+                {"turn": turn, "owner": owner, "secret": secret, "thief": e["thief"], "sids": e["sids"],
+                 "code": e["code"], "guard_strength": e.get("guard_strength")}
+                for e in settled
+            )
 
     new["restrictions"] = {p: [] for p in state["players"]}
     for (owner, secret), sids in sorted(guards.items(), key=lambda i: (seat[i[0][0]], i[0][1])):

@@ -1,14 +1,26 @@
-"""The stand-in of Sid's Secrets: how a careful player spends seven SIDs, from the seat's view alone.
+"""The stand-in of Sid's Secrets: guards it mixes, thefts that read the public record, no crowding.
 
-Strong SIDs guard the seat's most valuable secrets, the ones a thief goes for first; a
-guard as strong as any single SID (7) captures whoever comes alone. The other SIDs steal,
-each on a secret of its own, where a guard is least likely: a player guards their top
-secrets first, so a victim's third to fifth best secret is worth more in expectation
-than their best one. Victims are the players ahead, the leader most. docs/standins.md.
+Guarding: a guard of 7 captures any single SID (ranks run to 7), so the stand-in guards
+with the cheapest group that reaches 7 (a 7 alone, else 6+1, 5+2, ...), keeping its
+strong SIDs for stealing. Which secret it guards is drawn from its best few, weighed by
+worth and by how often the public record shows thieves going after them: a guard that
+always sits on the best secret is a gift. Two guards once few secrets are left.
+
+Stealing: every secret of another player is weighed by worth times the chance it is not
+guarded, read from the public record of attempts (SECRETS-10): a secret where a thief was
+captured or escaped was guarded, and is taken to be again unless time has passed; a
+secret that was tried without a guard is a likely unguarded one; a victim's best secrets
+are guarded more often than the rest. The leader's secrets weigh a little more. Targets
+are drawn, not picked, with chances that favour the best (so no thief is sent at the same
+guarded secret turn after turn), each SID on a secret of its own, strongest SIDs on the
+best. Players before this one in seat order are expected on their own best targets (what
+a stand-in in their seat would favour, from public facts alone), and the stand-in leans
+away from those, so several stand-ins do not pile onto one secret. docs/standins.md.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...common.rng import Stream
@@ -17,61 +29,124 @@ from .rules import value
 
 SAFE_GUARD = 7
 """A guard this strong captures any single SID (ranks run to 7)."""
-LIKELY_GUARDED = 2
-"""How many of a victim's best secrets a careful victim is taken to guard."""
-GUARDED_ODDS = {True: 0.55, False: 0.15}
-"""The chance a victim's secret is guarded: among their best (True) or not (False)."""
+GUARDED_ODDS = {"guarded_before": 0.6, "best": 0.3, "other": 0.12, "tried_unguarded": 0.08}
+"""The chance a victim's secret is guarded: seen guarded, among their two best, the rest, tried and found unguarded."""
+STEAL_SHARPNESS = 0.6
+"""How strongly the draw of targets favours expected gain (a softmax over points)."""
+CROWD = 0.35
+"""What a secret is still worth once an earlier player is expected on it."""
 
 
 def orders(view: View, player: str, stream: Stream) -> list[Any]:
-    sids = sorted(view["sids"][player], reverse=True)
-    mine = sorted(view["secrets"][player], reverse=True)
-    banned = {(r["sid"], r["secret"]) for r in view["restrictions"]}
+    free = sorted(view["sids"][player], reverse=True)
     items: list[Any] = []
-    free = list(sids)
-    guarded = 0
-    for secret in mine:
-        if guarded >= _guards_wanted(view, player) or not free:
-            break
-        group = _guard_group(free, secret, banned)
-        if group is None:
-            continue
+    for secret, group in _guards(view, player, free, stream):
         for sid in group:
             free.remove(sid)
             items.append({"sid": sid, "guard": secret})
-        guarded += 1
-    for sid, (victim, secret) in zip(free, _targets(view, player, stream)):
+    for sid, (victim, secret) in zip(free, _targets(view, player, len(free), stream)):
         items.append({"sid": sid, "steal": {"player": victim, "secret": secret}})
     return items
 
 
-def _guards_wanted(view: View, player: str) -> int:
-    """One guard while the seat has much to lose; two once its best secrets are its last ones."""
-    return 1 if len(view["secrets"][player]) > 6 else 2
+# -- guarding ------------------------------------------------------------------
 
 
-def _guard_group(free: list[int], secret: int, banned: set[tuple[int, int]]) -> list[int] | None:
-    """The fewest SIDs, strongest first, that reach a safe guard of `secret` (SECRETS-7 respected)."""
-    allowed = [sid for sid in free if (sid, secret) not in banned]
-    group: list[int] = []
-    for sid in allowed:  # strongest first
-        group.append(sid)
-        if sum(group) >= SAFE_GUARD:
-            return group
-    return group if group and len(free) > 2 else None
+def _guards(view: View, player: str, free: list[int], stream: Stream) -> list[tuple[int, list[int]]]:
+    mine = sorted(view["secrets"][player], reverse=True)
+    if not mine or not free:
+        return []
+    banned = {(r["sid"], r["secret"]) for r in view["restrictions"]}
+    wanted = 1 if len(mine) > 6 else 2
+    pressure = {s: 0 for s in mine}
+    for attempt in view.get("attempts", []):
+        if attempt["owner"] == player and attempt["secret"] in pressure:
+            pressure[attempt["secret"]] += 1
+    candidates = mine[:4]
+    weights = {s: value(s) * (1 + pressure[s]) for s in candidates}
+    chosen: list[tuple[int, list[int]]] = []
+    spare = list(free)
+    while len(chosen) < wanted and weights and len(spare) > 2:
+        secret = _draw(weights, stream)
+        del weights[secret]
+        group = _cheapest_guard([s for s in spare if (s, secret) not in banned])
+        if group:
+            chosen.append((secret, group))
+            spare = [s for s in spare if s not in group]
+    return chosen
 
 
-def _targets(view: View, player: str, stream: Stream) -> list[tuple[str, int]]:
-    """Distinct secrets of other players, best expected gain first (worth times the chance it is unguarded)."""
+def _cheapest_guard(allowed: list[int]) -> list[int]:
+    """The fewest SIDs reaching SAFE_GUARD, the weakest such group (7 alone, else 6+1, 5+2, ...); else the strongest two."""
+    ranked = sorted(allowed)
+    for sid in ranked:
+        if sid >= SAFE_GUARD:
+            return [sid]
+    best: list[int] | None = None
+    for i, a in enumerate(ranked):
+        for b in ranked[i + 1:]:
+            if a + b >= SAFE_GUARD and (best is None or a + b < sum(best)):
+                best = [b, a]
+    return best or sorted(ranked, reverse=True)[:2]
+
+
+# -- stealing ------------------------------------------------------------------
+
+
+def _gains(view: View, player: str) -> dict[tuple[str, int], float]:
+    """The points `player` may expect from a lone theft of each secret of another player, from public facts."""
+    turn = view["turn"]
+    guarded_at: dict[tuple[str, int], int] = {}
+    unguarded_at: dict[tuple[str, int], int] = {}
+    for attempt in view.get("attempts", []):
+        where = (attempt["owner"], attempt["secret"])
+        if attempt["code"] in ("captured", "escaped"):
+            guarded_at[where] = attempt["turn"]
+        else:
+            unguarded_at[where] = attempt["turn"]
     others = [p for p in view["players"] if p != player and view["secrets"][p]]
     best_score = max((view["score"][p] for p in others), default=0)
-    scored: list[tuple[float, int, str, int]] = []
+    gains: dict[tuple[str, int], float] = {}
     for victim in others:
-        theirs = sorted(view["secrets"][victim], reverse=True)
-        lead = 1.0 + 0.25 * (view["score"][victim] == best_score)  # slowing the leader is worth a little more
-        for place, secret in enumerate(theirs):
-            unguarded = 1 - GUARDED_ODDS[place < LIKELY_GUARDED]
-            jitter = stream.below(1000) / 1e5  # breaks ties without favouring the first seat
-            scored.append((value(secret) * unguarded * lead + jitter, secret, victim, place))
-    scored.sort(reverse=True)
-    return [(victim, secret) for _, secret, victim, _ in scored]
+        lead = 1.0 + 0.25 * (view["score"][victim] == best_score and best_score > 0)
+        for place, secret in enumerate(sorted(view["secrets"][victim], reverse=True)):
+            where = (victim, secret)
+            if where in guarded_at:
+                odds = GUARDED_ODDS["guarded_before"] * (0.75 if turn - guarded_at[where] > 1 else 1.0)
+            elif where in unguarded_at and unguarded_at[where] == turn:
+                odds = GUARDED_ODDS["tried_unguarded"]
+            else:
+                odds = GUARDED_ODDS["best" if place < 2 else "other"]
+            gains[where] = value(secret) * (1 - odds) * lead
+    return gains
+
+
+def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[str, int]]:
+    """`count` distinct secrets of other players, drawn with chances that favour expected gain."""
+    gains = _gains(view, player)
+    for earlier in view["players"][: view["players"].index(player)]:
+        theirs = _gains(view, earlier)
+        for where in sorted(theirs, key=lambda w: -theirs[w])[: len(view["sids"][earlier]) // 2]:
+            if where in gains:
+                gains[where] *= CROWD
+    picked: list[tuple[str, int]] = []
+    while gains and len(picked) < count:
+        best = max(gains.values())
+        where = _draw({w: math.exp(STEAL_SHARPNESS * (g - best)) for w, g in gains.items()}, stream)
+        picked.append(where)
+        del gains[where]
+    picked.sort(key=lambda w: -value(w[1]))  # the strongest SIDs on the best secrets
+    return picked
+
+
+_GRAIN = 1_000_000
+
+
+def _draw(weights: dict[Any, float], stream: Stream) -> Any:
+    """One key, drawn with chance proportional to its weight (in the dict's order)."""
+    roll = stream.below(_GRAIN) / _GRAIN * sum(weights.values())
+    for key, weight in weights.items():
+        roll -= weight
+        if roll < 0:
+            return key
+    return next(reversed(weights))

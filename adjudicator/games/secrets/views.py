@@ -16,6 +16,9 @@ def view(state: State, player: str | None) -> View:
         key: state[key]
         for key in ("players", "names", "turn", "turns", "secrets", "sids", "score", "stolen", "captured")
     }
+    # Every placed steal attempt so far, as the public reports told it (SECRETS-10); a campaign
+    # begun before the record was kept has none for its early turns.
+    public["attempts"] = state.get("attempts", [])
     public["over"] = is_over(state)
     derived = _derived(state)
     public["standings"], public["place"], public["winners"] = derived["standings"], derived["place"], derived["winners"]
