@@ -44,6 +44,7 @@ _ALONE = frozenset({"help", "status", "orders", "check"})
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
 _PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_TURN_NUMBER = re.compile(r"[0-9]{1,9}")
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
 
 
@@ -208,7 +209,8 @@ def _report_turn(desk: answers.Desk, arguments: str) -> int | None:
     words = [w for w in arguments.lower().split() if w != "turn"]
     if not words:
         return desk.pending - 1
-    return int(words[0]) if len(words) == 1 and words[0].isdigit() else None
+    # ASCII digits only: str.isdigit() also takes '²' and '①', which int() refuses (a ValueError stopped every tick)
+    return int(words[0]) if len(words) == 1 and _TURN_NUMBER.fullmatch(words[0]) else None
 
 
 def _document(message: Any) -> tuple[bytes | answers.Unreadable, str]:

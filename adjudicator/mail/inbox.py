@@ -419,8 +419,8 @@ def _unsplit_multipart(message: EmailMessage) -> str:
         payload = message.get_payload()
         data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
     try:
-        return data.decode(str(message.get_param("charset", "") or "utf-8"))
-    except (LookupError, UnicodeDecodeError):
+        return clean(data.decode(str(message.get_param("charset", "") or "utf-8")))
+    except (LookupError, UnicodeError):
         return data.decode("utf-8", "replace")
 
 
@@ -445,12 +445,19 @@ def _as_utf8(data: bytes, part: EmailMessage) -> bytes:
         text = data.decode(declared)
     except LookupError:
         raise BadOrderFile(f"the attached file's charset '{clean(declared)[:40]}' is unknown; save it as UTF-8 and send it again") from None
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:  # a decoder may also fail otherwise than by a bad byte (UnicodeError, not UnicodeDecodeError)
+        where = f" (the first bad byte is at position {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
         raise BadOrderFile(
-            f"the attached file is labelled {declared} but is not {declared} text (the first bad byte is at position {exc.start}); "
+            f"the attached file is labelled {clean(declared)[:40]} but is not {clean(declared)[:40]} text{where}; "
             "save it as UTF-8 and send it again"
         ) from None
-    return text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+    try:
+        return text.removeprefix("\ufeff").encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate (UTF-7 or UTF-16 can spell one): not text
+        raise BadOrderFile(
+            f"the attached file, read as {clean(declared)[:40]}, holds a character that is not text (a lone surrogate at position {exc.start}); "
+            "save it as UTF-8 and send it again"
+        ) from None
 
 
 def body_text(message: EmailMessage) -> str | None:
@@ -473,6 +480,7 @@ def _part_text(message: EmailMessage, subtype: str) -> str | None:
         content = (part.get_payload(decode=True) or b"").decode("latin-1")
     if not isinstance(content, str):
         return None
+    content = clean(content)  # UTF-7 or UTF-16 text may decode to lone surrogates: text that cannot be written out
     if subtype == "html":
         return html_to_text(content)
     if str(part.get_param("format", "")).lower() == "flowed":

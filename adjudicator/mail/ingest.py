@@ -129,7 +129,9 @@ def _legacy_path(root: Path) -> Path:
 
 
 def _line(entry: Entry) -> bytes:
-    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    # "replace": a lone surrogate that slipped into an entry (text decoded from UTF-7 or UTF-16) must not stop
+    # every later ingest at the same message; the record is for the GM to read, the raw message is kept as is.
+    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace") + b"\n"
 
 
 def load_index(root: Path) -> list[Entry]:
@@ -663,8 +665,14 @@ class _Run:
                     self.skipped += 1
                     continue
                 compose.ensure_mail_dir(self.root)
-                decision = handle(ctx, incoming, len(book.entries) + 1, key)
-                _write(self.root, decision)
+                try:
+                    decision = handle(ctx, incoming, len(book.entries) + 1, key)
+                    _write(self.root, decision)
+                except OSError:
+                    raise  # a full disk or a read-only folder stops the command (nothing half written), as everywhere
+                except Exception as exc:  # noqa: BLE001 - a message that cannot be read is that message's problem
+                    decision = unreadable(incoming, len(book.entries) + 1, key, ctx.pending, exc)
+                    _write(self.root, decision)
                 book.add(decision.entry)
                 self.handled.append(decision.entry)
                 count += 1
@@ -673,6 +681,16 @@ class _Run:
             return True
         finally:
             self.stamp = _stamp(self.root)
+
+
+def unreadable(incoming: inbox.Incoming, seq: int, key: str, turn: int, exc: Exception) -> _Decision:
+    """The decision for a message whose handling failed in a way nobody foresaw: kept raw in mail/rejected/
+    with its reason, recorded, and the ingest (and the judge's tick) goes on with the next message."""
+    label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
+    reason = f"the message could not be read ({type(exc).__name__}); it was kept as received and nothing was done with it"
+    entry = Entry(seq, key, inbox.clean(_message_id(incoming.raw)), "", None, "", "rejected", turn=turn, reason=reason, stored=f"mail/rejected/{label}.eml")
+    files = {entry.stored: incoming.raw, f"mail/rejected/{label}.txt": f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")}
+    return _Decision(entry, files)
 
 
 def _message_id(raw: bytes) -> str:

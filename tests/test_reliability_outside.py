@@ -1,0 +1,156 @@
+"""The classes behind the holes a second outside attack found (issue 26): a message that cannot be read,
+a command's odd arguments, a password in a broken file, press that unmasks its sender, mail still being
+delivered, oversize mail, replies to press and names that mean everyone.
+
+`PBEM_THOROUGH=1` runs the generated cases at their large counts (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import types
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reliability_kit import NOW, THOROUGH, pbem
+from test_mail_commands import make, outbox, pw
+from test_press import press_mail
+
+from adjudicator.campaign import absences
+from adjudicator.mail import commands, inbox, press
+from adjudicator.mail.ingest import ingest, load_index
+
+EXAMPLES = 400 if THOROUGH else 25
+
+
+def raw_maildir(folder: Path, raws: list[bytes]) -> Path:
+    """A Maildir holding these raw messages, in this order."""
+    box = mailbox.Maildir(folder, create=True)
+    for number, raw in enumerate(raws):
+        key = box.add(mailbox.MaildirMessage(raw))
+        path = folder / "new" / key
+        path.rename(path.with_name(f"17000000{number:02d}.{key}"))
+    return folder
+
+
+def raw_mail(sender: str, subject: str, charset: str, body: bytes, message_id: str, cte: str = "8bit") -> bytes:
+    head = (
+        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: {message_id}\n"
+        f"Date: Mon, 30 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\n"
+        f"Content-Type: text/plain; charset={charset}\nContent-Transfer-Encoding: {cte}\n\n"
+    )
+    return head.encode("ascii") + body
+
+
+def _index_is_whole_utf8(root: Path) -> None:
+    data = (root / "mail" / "ingest.jsonl").read_bytes()
+    data.decode("utf-8")  # every line written, and written as UTF-8
+    for line in data.splitlines():
+        json.loads(line)
+
+
+# -- 1. a message that cannot be read is that message's problem ------------------------------------------
+
+
+def test_utf7_surrogates_from_a_stranger_do_not_stop_ingest_or_the_judge(tmp_path: Path) -> None:
+    """Issue 26.1: `On ... +2AA- wrote:` in UTF-7 decodes to a lone surrogate; it stopped every ingest and
+    every `pbem run` for good. Now the message is kept with its reason and the orders after it are filed."""
+    root = make(tmp_path / "spies")
+    stranger = raw_mail("stranger@evil.example", "hi", "utf-7", b"On Mon +2AA- wrote:\nplayer: tony\n", "<u7@evil.example>")
+    press_u7 = raw_mail("tony@example.org", "press david", "utf-7", pw(root, "tony").encode() + b"+2AA- secret +2D3dAA-\n", "<p7@x>")
+    orders = press_mail("tony@example.org", f"player: tony\n{pw(root, 'tony')}", "orders:\n  guard: 1\n", "<o@x>").as_bytes()
+    source = raw_maildir(tmp_path / "Maildir", [stranger, press_u7, orders])
+    done = pbem("ingest", root, source)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entries = load_index(root)
+    assert [e.seq for e in entries] == [1, 2, 3] and entries[0].status == "rejected" and entries[0].reason
+    assert (root / entries[0].stored).read_bytes() == stranger  # kept as received
+    _index_is_whole_utf8(root)
+    ticked = pbem("run", root, "--now", "2026-12-01 12:00")
+    assert ticked.returncode == 0, ticked.stdout + ticked.stderr
+
+
+_CHARSETS = ["utf-7", "utf-16", "utf-16-le", "utf-32", "shift_jis", "iso-2022-jp", "cp1252", "x-no-such-charset", "utf-8", "us-ascii", "big5"]
+_PREFIXES = ["", "press all\n", "press anonymous david\n", "report 1\n", "absence 2026-12-24 2027-01-02\n", "help\n", "check\n", "player: tony\n"]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    charset=st.sampled_from(_CHARSETS),
+    prefix=st.sampled_from(_PREFIXES),
+    text=st.lists(st.text(st.characters(blacklist_categories=("Cc",)), max_size=8) | st.sampled_from(["\ud800", "\udfff", "+2AA-", "+", "-", "\n", "On x wrote:\n"]), max_size=8).map("".join),
+    where=st.sampled_from(["body", "attachment", "subject"]),
+    cte=st.sampled_from(["8bit", "base64", "quoted-printable"]),
+)
+def test_any_charset_or_surrogate_is_that_messages_problem(tmp_path_factory: pytest.TempPathFactory, charset: str, prefix: str, text: str, where: str, cte: str) -> None:
+    """Charsets and lone surrogates through ingest, commands and press: every message gets an entry, the
+    index stays UTF-8, and a good order file sent after it is still filed."""
+    import base64
+    import quopri
+
+    tmp = tmp_path_factory.mktemp("charset")
+    root = make(tmp / "spies", press="grey")
+    words = (prefix + pw(root, "tony") + text).encode("utf-8", "surrogatepass")
+    if where == "attachment":
+        body = b"see attached\n"
+        boundary = "b0undary"
+        raw = (
+            f"From: tony@example.org\nTo: judge@example.org\nSubject: orders\nMessage-ID: <a@x>\nMIME-Version: 1.0\n"
+            f'Content-Type: multipart/mixed; boundary="{boundary}"\n\n--{boundary}\nContent-Type: text/plain\n\n'
+        ).encode() + body + (
+            f"--{boundary}\nContent-Type: application/yaml; charset={charset}\nContent-Disposition: attachment; filename=orders.yaml\n"
+            f"Content-Transfer-Encoding: base64\n\n"
+        ).encode() + base64.encodebytes(words) + f"--{boundary}--\n".encode()
+    else:
+        encoded = base64.encodebytes(words) if cte == "base64" else quopri.encodestring(words) if cte == "quoted-printable" else words
+        subject = "=?utf-7?q?" + (prefix.strip() or "x").replace(" ", "_") + "+2AA-?=" if where == "subject" else "a word"
+        raw = raw_mail("tony@example.org", subject, charset, encoded, "<m@x>", cte)
+    good = press_mail("david@example.org", f"player: david\n{pw(root, 'david')}", "orders:\n  guard: 1\n", "<g@x>").as_bytes()
+    result = ingest(root, [raw_maildir(tmp / "Maildir", [raw, good])], now=NOW)
+    assert [e.seq for e in result.entries] == [1, 2]
+    assert all(e.status and (e.reason or e.status in ("filed", "answered")) for e in result.entries)
+    _index_is_whole_utf8(root)
+    for path in (root / "mail").rglob("*"):
+        if path.suffix in (".json", ".txt", ".eml") and path.is_file() and "rejected" not in path.parts and "commands" not in path.parts:
+            path.read_bytes().decode("utf-8")  # what the judge writes is UTF-8 (raw messages kept as received aside)
+    assert load_index(root)[1].status in ("filed", "rejected")
+
+
+# -- 2. a command's arguments never raise ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argument", ["²", "①", "1²", "١", "²²", "1" * 40, "-1", "٣", "🄁", "Ⅻ"])
+def test_report_with_a_number_that_is_no_ascii_number_is_answered(tmp_path: Path, argument: str) -> None:
+    """Issue 26.2: str.isdigit takes '²' and int() refuses it: every tick stopped on a ValueError."""
+    root = make(tmp_path / "spies")
+    done = pbem("ingest", root, raw_maildir(tmp_path / "Maildir", [press_mail("tony@example.org", f"report {argument}", pw(root, "tony"), "<r@x>").as_bytes()]))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert load_index(root)[0].status == "answered"
+    assert "report N" in outbox(root)["turn-001/reply-00001.eml"].get_content()
+
+
+_ODD = st.text(max_size=40) | st.sampled_from(["²", "①", "1²", "0", "99999999999999999999", "２０２６-１２-２４ 2027-01-01", "all all", "to", ",", "anonymous"])
+
+
+@settings(max_examples=EXAMPLES * 8, deadline=None)
+@given(arguments=_ODD)
+def test_every_commands_argument_parsing_refuses_in_words_and_never_raises(arguments: str) -> None:
+    """The class of 26.2: the argument readers of report, absence and press answer or refuse in words."""
+    desk = types.SimpleNamespace(pending=3)
+    turn = commands._report_turn(desk, arguments)  # noqa: SLF001 - the parser itself is the unit
+    assert turn is None or isinstance(turn, int)
+    try:
+        start, end = absences.request(arguments)
+        assert start <= end
+    except absences.AbsenceError:
+        pass
+    state = {"players": ["tony", "david", "maria"], "names": {"tony": "Tony", "david": "David", "maria": "María José"}}
+    try:
+        named = press.receivers(state, "tony", arguments)
+        assert named and "tony" not in named
+    except press.PressError:
+        pass
+    commands._match(arguments)  # noqa: SLF001
