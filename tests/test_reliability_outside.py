@@ -154,3 +154,91 @@ def test_every_commands_argument_parsing_refuses_in_words_and_never_raises(argum
     except press.PressError:
         pass
     commands._match(arguments)  # noqa: SLF001
+
+
+# -- 4, 5. no password in any form is ever echoed, and such a campaign still exports ---------------------
+
+BROKEN = {
+    "an unclosed quote": 'player: tony\npassword: "{pw}\norders:\n  guard: 1\n',
+    "an unclosed single quote": "player: tony\npassword: '{pw}\norders:\n  guard: 1\n",
+    "a list": "player: tony\npassword: [{pw}]\norders:\n  guard: 1\n",
+    "a mapping": "player: tony\npassword: {{{pw}: 1}}\norders:\n  guard: 1\n",
+    "a colon after it": "player: tony\npassword: {pw}: x\norders:\n  guard: 1\n",
+    "a misspelt key": "player: tony\npasswrd: {pw}\norders:\n  guard: 1\n",
+    "the password as a key": "player: tony\n{pw}: 1\npassword: {pw}\norders:\n  guard: 1\n",
+    "the password in an order": "player: tony\npassword: {pw}\norders:\n  guard: {pw}\n",
+    "a duplicate key": "player: tony\npassword: {pw}\npassword: {pw}\norders:\n  guard: 1\n",
+    "a tab after it": "player: tony\npassword: {pw}\n\torders:\n  guard: 1\n",
+    "a quote closed a line later": 'player: tony\npassword: "{pw}\n  more"\norders:\n  guard: 1\n  x: [\n',
+    "an unclosed flow mapping": "{{player: tony, password: {pw}, orders: {{guard: 1}}\n",
+    "a tag": "player: tony\npassword: !!python/name:{pw}\norders:\n  guard: 1\n",
+    "a block scalar": "player: tony\npassword: |\n  {pw}\n bad\norders:\n  guard: 1\n",
+    "another seat": "player: david\npassword: {pw}\norders:\n  guard: 1\n",
+    "a quoted key": 'player: tony\n"password": "{pw}\norders:\n  guard: 1\n',
+    "an anchor and an alias": "player: tony\npassword: &{pw} x\norders:\n  guard: *{pw}\n",
+    "typographic quotes, unclosed": "player: tony\npassword: \u201c{pw}\norders: [\n",
+    "the body of a long line": "player: tony\npassword: {pw}" + " x" * 60 + ": y\norders:\n  guard: 1\n",
+}
+
+
+def _grep(folder: Path, secret: str, skip: tuple[str, ...] = ()) -> list[str]:
+    """Files under `folder` holding `secret` (the campaign's own records of it aside)."""
+    return sorted(
+        str(p.relative_to(folder)) for p in folder.rglob("*")
+        if p.is_file() and not any(s in p.as_posix() for s in skip) and secret.encode() in p.read_bytes()
+    )
+
+
+# The campaign's own copies of the password: the GM's list, the order file as filed, the raw mail received.
+KEPT = ("gm/passwords.yaml", "orders/tony.yaml", "mail/rejected/", ".eml", "mail/commands/")
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_a_password_in_a_broken_file_is_echoed_by_no_route_and_the_campaign_exports(tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26.4 and 26.5: the password planted in every kind of broken file; then every output is searched:
+    what `check`, `adjudicate`, `ingest` print, reports and results, mail replies (refusal, `check` by mail),
+    rejected-file notes, the index, the site after reveal and the export, which must audit clean."""
+    from adjudicator.cli import main
+
+    root = tmp_path / "spies"
+    assert main(["new", str(root), "--game", "secrets", "--players", "tony=tony@example.org,david=david@example.org,maria", "--seed", "s",
+                 "--option", "turns=1", "--gm-email", "gm@example.org"]) == 0
+    secret = (root / "gm" / "passwords.yaml").read_text().split("tony: ", 1)[1].split()[0]
+    text = BROKEN[kind].format(pw=secret)
+    # by mail: as the body, as an attachment, and in a `check`
+    with_body = press_mail("tony@example.org", text, "", "<b@x>", subject="orders").as_bytes()
+    checked = press_mail("tony@example.org", "check", text, "<c@x>").as_bytes()
+    import email.message
+
+    attached = email.message.EmailMessage()
+    attached["From"], attached["To"], attached["Subject"], attached["Message-ID"] = "tony@example.org", "gm@example.org", "orders", "<a@x>"
+    attached.set_content("my orders")
+    attached.add_attachment(text.encode(), maintype="application", subtype="yaml", filename="tony.yaml")
+    ingest(root, [raw_maildir(tmp_path / "Maildir", [with_body, checked, attached.as_bytes()])], now=NOW)
+    (root / "turn-001" / "orders" / "tony.yaml").write_text(text)  # and saved by hand
+    main(["check", "--campaign", str(root), str(root / "turn-001" / "orders" / "tony.yaml")])
+    assert main(["adjudicate", str(root), "--nmr", "--force"]) == 0
+    assert main(["reveal", str(root)]) == 0
+    assert main(["site", str(root), str(tmp_path / "site")]) == 0
+    assert main(["export", str(root), str(tmp_path / "export")]) == 0, capsys.readouterr().err
+    assert main(["audit", str(tmp_path / "export")]) == 0
+    printed = capsys.readouterr()
+    assert secret not in printed.out + printed.err
+    assert _grep(root, secret, KEPT) == []
+    assert _grep(tmp_path / "site", secret) == []
+    assert _grep(tmp_path / "export", secret) == []
+    for name, message in outbox(root).items():
+        assert secret not in message.get_content(), name
+
+
+def test_a_stand_in_seat_in_a_campaign_with_passwords_exports(tmp_path: Path) -> None:
+    """Issue 24.10: the stand-in signs its file with the seat's password; the export took it out, and the
+    replay no longer knew the file for the stand-in's own (its hash as filed is what the record names)."""
+    root = tmp_path / "spies"
+    for command in (["new", root, "--game", "secrets", "--players", "tony,david,maria", "--seed", "s", "--option", "turns=1"],
+                    ["standin", root, "david", "on"], ["adjudicate", root, "--nmr", "--force"], ["reveal", root],
+                    ["export", root, tmp_path / "export"], ["audit", tmp_path / "export"]):
+        done = pbem(*command)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    secret = (root / "gm" / "passwords.yaml").read_text().split("david: ", 1)[1].split()[0]
+    assert _grep(tmp_path / "export", secret) == []

@@ -410,6 +410,16 @@ class Campaign:
         holder = self.holder(player_id, turn)
         return bool(holder and holder.get("password") and auth.verify(password, holder["password"]))
 
+    def as_filed(self, turn: int, name: str, data: bytes) -> str | None:
+        """The SHA-256 of order file `name` of `turn` as it was filed, when the bytes read are not those
+        (an export took the password out); None in a campaign, whose files are as filed."""
+        return None
+
+    def recorded_rejection(self, turn: int, source: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """How an export recorded the order file `source` (`orders/tony.yaml`) of `turn` was refused when
+        it still held its password: (the player, [(where, what)]); None in a campaign, which checks its files."""
+        return None
+
     @property
     def gm_email(self) -> str | None:
         return str(self.config["gm_email"]) if self.config.get("gm_email") else None

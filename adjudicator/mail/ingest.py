@@ -355,7 +355,9 @@ def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument) -> str:
     lines = found.data.decode("utf-8", "replace").split("\n")
     if 1 <= line <= len(lines) and lines[line - 1].strip():
         text += f"; that line reads: {_echo(lines[line - 1])}"
-    return text
+    # The line quoted back is the player's own, to the player only; yet never the password (issue 26.4).
+    text = yamlsafe.scrub(text, yamlsafe.password_values(found.data))
+    return re.sub(r"""(that line reads: ["']?password["']?[ \t]*:).*""", rf"\1 {yamlsafe.HIDDEN}", text, flags=re.IGNORECASE)
 
 
 def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Decision:
