@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability_kit import NOW, THOROUGH, pbem
 from test_mail_commands import make, outbox, pw
+from test_ingest import order_text
 from test_press import press_mail
 
 from adjudicator.campaign import absences
@@ -242,3 +243,162 @@ def test_a_stand_in_seat_in_a_campaign_with_passwords_exports(tmp_path: Path) ->
         assert done.returncode == 0, (command, done.stdout, done.stderr)
     secret = (root / "gm" / "passwords.yaml").read_text().split("david: ", 1)[1].split()[0]
     assert _grep(tmp_path / "export", secret) == []
+
+
+# -- 6. anonymous press on the archive site names nobody ------------------------------------------------
+
+
+def _finished_with_press(root: Path, tmp_path: Path, sender: str, to: str) -> bytes:
+    """A one-turn campaign where `sender` sent anonymous press to `to`, played, revealed: its site's press page."""
+    import yaml
+
+    from adjudicator.cli import main
+
+    assert main(["new", str(root), "--game", "secrets", "--players", "tony=tony@example.org,david=david@example.org,maria=maria@example.org",
+                 "--seed", "s", "--option", "turns=1", "--gm-email", "gm@example.org", "--name", "Spies"]) == 0
+    config = yaml.safe_load((root / "campaign.yaml").read_text())
+    config["judge"] = {"press": "anonymous"}
+    (root / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
+    ingest(root, [raw_maildir(tmp_path / "Maildir", [press_mail(f"{sender}@example.org", f"press {to}", f"{pw(root, sender)}Someone lies.\n", "<p@x>").as_bytes()])], now=NOW)
+    assert (root / "mail" / "press" / "00001.json").is_file()
+    for command in (["adjudicate", str(root), "--nmr", "--force"], ["reveal", str(root)], ["site", str(root), str(tmp_path / "site")]):
+        assert main(command) == 0
+    return (tmp_path / "site" / "press.html").read_bytes()
+
+
+@pytest.mark.parametrize("to", ["all", "maria"])
+def test_the_site_of_anonymous_press_is_the_same_whoever_sent_it(tmp_path: Path, to: str) -> None:
+    """Issue 26.6: the receivers of anonymous press to `all` were every player but the sender."""
+    pages = {}
+    for sender in ("tony", "david"):
+        pages[sender] = _finished_with_press(tmp_path / sender / "spies", tmp_path / sender, sender, to)
+    assert pages["tony"] == pages["david"]
+    assert b"Someone lies." in pages["tony"]
+    if to == "all":
+        assert b"anonymous to everyone" in pages["tony"]
+
+
+# -- 12, 14, 15. press replies, floods by seat, names that mean everyone --------------------------------
+
+
+def test_a_reply_to_signed_press_with_press_on_its_first_line_is_press(tmp_path: Path) -> None:
+    """Issue 26.12: "Re: [Spies] press from Tony" was read from the Subject as `press from ...`."""
+    root = make(tmp_path / "spies")
+    reply = press_mail("david@example.org", "press tony", f"{pw(root, 'david')}Deal.\n", "<r@x>", subject="Re: [Spies] press from Tony Stark")
+    bare = press_mail("maria@example.org", "Deal?", pw(root, "maria"), "<s@x>", subject="Re: [Spies] press from Tony Stark")
+    ingest(root, [raw_maildir(tmp_path / "Maildir", [reply.as_bytes(), bare.as_bytes()])], now=NOW)
+    files = outbox(root)
+    assert "turn-001/press-00001-tony.eml" in files
+    assert "relayed" in files["turn-001/reply-00001.eml"].get_content()
+    assert "'from'" not in files.get("turn-001/reply-00002.eml", files["turn-001/reply-00001.eml"]).get_content()
+
+
+def test_the_press_flood_limit_counts_seats_not_addresses(tmp_path: Path) -> None:
+    """Issue 26.14: with passwords, 25 `press all` from tony+N@ were all relayed."""
+    root = make(tmp_path / "spies")
+    flood = [press_mail(f"tony+{n}@example.org", "press all", f"player: tony\n{pw(root, 'tony')}Hello {n}.\n", f"<f{n}@x>").as_bytes() for n in range(25)]
+    entries = ingest(root, [raw_maildir(tmp_path / "Maildir", flood)], now=NOW).entries
+    relayed = [e for e in entries if e.status == "answered"]
+    assert len(relayed) == 20 and all("limit against floods" in e.reason for e in entries[20:])
+    assert len(list((root / "mail" / "press").glob("*.json"))) == 20
+
+
+@pytest.mark.parametrize("word", ["All", "ALL", "anonymous", "To", "from", "Everyone", "ａｌｌ"])
+def test_a_reserved_word_is_refused_as_a_name_or_an_id(tmp_path: Path, word: str) -> None:
+    """Issue 26.15: `pbem new --names bob=All` was accepted, and then `press all` reached bob only."""
+    named = pbem("new", tmp_path / "a", "--game", "secrets", "--players", "tony,bob,maria", "--names", f"bob={word}")
+    assert named.returncode == 1 and "press all means every player" in named.stderr and not (tmp_path / "a").exists()
+    if word.isascii() and word.lower() == word:
+        as_id = pbem("new", tmp_path / "b", "--game", "secrets", "--players", f"tony,{word},maria")
+        assert as_id.returncode == 1 and "press all means every player" in as_id.stderr
+    root = make(tmp_path / "spies")
+    replaced = pbem("replace", root, "david", "--name", word, "--email", "dave@example.org")
+    assert replaced.returncode != 0 and "press all means every player" in replaced.stderr
+
+
+def test_all_always_means_everyone_even_beside_a_seat_named_so(tmp_path: Path) -> None:
+    """A hand-edited campaign.yaml may still name a seat All: `press all` reaches every other player."""
+    state = {"players": ["tony", "bob", "maria"], "names": {"tony": "Tony", "bob": "All", "maria": "Maria"}}
+    assert press.receivers(state, "tony", "all") == ["bob", "maria"]
+    assert press.receivers(state, "tony", "ALL") == ["bob", "maria"]
+
+
+# -- 11. a mail too large is answered to a registered player, and to nobody else --------------------------
+
+
+def test_a_mail_too_large_gets_a_reply_saying_so_from_a_registered_player_only(tmp_path: Path) -> None:
+    """Issue 26.11: an 11 MB mail (orders and a photo) from a player was refused without a word."""
+    root = make(tmp_path / "spies")
+    photo = b"\xff\xd8" + bytes(range(256)) * (11 * 4096)
+    messages = []
+    for number, sender in enumerate(("tony@example.org", "stranger@evil.example")):
+        import email.message
+
+        big = email.message.EmailMessage()
+        big["From"], big["To"], big["Subject"], big["Message-ID"] = sender, "gm@example.org", "orders", f"<big{number}@x>"
+        big.set_content(f"player: tony\n{pw(root, 'tony')}orders:\n  guard: 1\n")
+        big.add_attachment(photo, maintype="image", subtype="jpeg", filename="me.jpg")
+        messages.append(big.as_bytes())
+    entries = ingest(root, [raw_maildir(tmp_path / "Maildir", messages)], now=NOW).entries
+    assert [e.status for e in entries] == ["rejected", "rejected"] and all("larger than 10 MiB" in e.reason for e in entries)
+    replies = {name: m for name, m in outbox(root).items() if "/reply" in name or "/ack" in name or "ack" in name}
+    sent = [(m["To"].addresses[0].addr_spec, m.get_content()) for m in outbox(root).values()]
+    assert [to for to, _ in sent] == ["tony@example.org"], replies
+    assert "larger than 10 MiB" in sent[0][1] and "without pictures" in sent[0][1]
+
+
+# -- 8. mail still being delivered is not read ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("lock", ["fcntl", "flock", "dot-lock", "all three"])
+def test_an_mbox_being_appended_to_is_left_for_the_next_run(tmp_path: Path, lock: str) -> None:
+    """Issue 26.8: the judge read an mbox while the delivery agent appended, filed the half-written message
+    (the first order only) and then refused the whole one as late. Now a locked mbox waits for the next run."""
+    import fcntl
+    import os
+
+    root = make(tmp_path / "spies")
+    whole = press_mail("tony@example.org", order_text(root, "tony", []), "", "<o@x>").as_bytes()
+    box = tmp_path / "judge.mbox"
+    half = whole[: whole.index(b"password:")]
+    box.write_bytes(b"From tony@example.org Mon Nov 30 10:00:00 2026\n" + half)
+    writer = os.open(box, os.O_RDWR | os.O_APPEND)
+    dot = box.with_name("judge.mbox.lock")
+    if lock in ("fcntl", "all three"):
+        fcntl.lockf(writer, fcntl.LOCK_EX)
+    if lock in ("flock", "all three"):
+        fcntl.flock(writer, fcntl.LOCK_EX)
+    if lock in ("dot-lock", "all three"):
+        dot.write_text(str(os.getpid()))
+    try:
+        during = pbem("ingest", root, box)
+    finally:
+        os.write(writer, whole[len(half):] + b"\n")
+        os.close(writer)  # the agent is done: its locks go with the descriptor
+        dot.unlink(missing_ok=True)
+    assert during.returncode == 0, during.stderr
+    assert "was not read" in during.stdout + during.stderr and not (root / "mail" / "ingest.jsonl").exists()
+    after = pbem("ingest", root, box)
+    assert after.returncode == 0, after.stderr
+    assert [e.status for e in load_index(root)] == ["filed"]
+    assert "password" in (root / "turn-001" / "orders" / "tony.yaml").read_text()  # the whole message, not its first half
+
+
+def test_a_stale_dot_lock_and_maildir_tmp(tmp_path: Path) -> None:
+    """A `.lock` left by a crash long ago does not stop the mail for ever; a Maildir's tmp/ (a message being
+    delivered) is never read."""
+    import os
+    import time
+
+    root = make(tmp_path / "spies")
+    whole = press_mail("tony@example.org", order_text(root, "tony", []), "", "<o@x>").as_bytes()
+    box = tmp_path / "judge.mbox"
+    box.write_bytes(b"From tony@example.org Mon Nov 30 10:00:00 2026\n" + whole + b"\n")
+    dot = box.with_name("judge.mbox.lock")
+    dot.write_text("")
+    old = time.time() - 3600
+    os.utime(dot, (old, old))
+    assert [e.status for e in ingest(root, [box], now=NOW).entries] == ["filed"]
+    maildir = raw_maildir(tmp_path / "Maildir", [])
+    (maildir / "tmp" / "1700000000.half.host").write_bytes(whole[: len(whole) // 2])
+    assert ingest(root, [maildir], now=NOW).entries == []

@@ -200,6 +200,8 @@ class _Book:
     """Message-ID -> the first message recorded under it."""
     filed: dict[tuple[int | None, str | None], Entry] = field(default_factory=dict)
     senders: Counter[tuple[int | None, str]] = field(default_factory=Counter)
+    seats: Counter[tuple[int | None, str]] = field(default_factory=Counter)
+    """(turn, seat) -> messages proved or claimed to be the seat's: the flood limit counts seats, not addresses."""
     refusals: set[tuple[int | None, str, str]] = field(default_factory=set)
     """(turn, address, reason) of every refusal written."""
     legacy: bool = False
@@ -221,6 +223,8 @@ class _Book:
         if entry.status == "filed":
             self.filed[(entry.turn, entry.player)] = entry
         self.senders[(entry.turn, entry.sender)] += 1
+        if entry.player:
+            self.seats[(entry.turn, entry.player)] += 1
         if entry.status == "rejected" and entry.acknowledged:
             self.refusals.add((entry.turn, entry.acknowledged[0], entry.reason))
 
@@ -393,19 +397,24 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     seat_by_address = None
     if message is None:
         return reject("not a readable email message")
-    if oversize:
-        return reject(f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)
     seat_by_address = _registered_seat(campaign, address, ctx.pending)
+    if oversize:  # a registered player hears why (issue 26.11); a stranger gets nothing, as ever
+        return reject(
+            f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB, so it was not read: send the orders again without "
+            "pictures or other large attachments (in the body, or as a small .yaml file)",
+            seat_by_address,
+            reply=True,
+        )
     if ctx.book.senders[(ctx.pending, address)] >= MESSAGES_PER_SENDER:
         return reject(
             f"more than {MESSAGES_PER_SENDER} messages from {address or 'an unknown sender'} for turn {ctx.pending}; "
             "kept, not read (a limit against floods)",
             seat_by_address,
         )
-    inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address)
+    inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address, lambda seat: ctx.book.seats[(ctx.pending, seat)], MESSAGES_PER_SENDER)
     command = commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
