@@ -402,3 +402,25 @@ def test_a_stale_dot_lock_and_maildir_tmp(tmp_path: Path) -> None:
     maildir = raw_maildir(tmp_path / "Maildir", [])
     (maildir / "tmp" / "1700000000.half.host").write_bytes(whole[: len(whole) // 2])
     assert ingest(root, [maildir], now=NOW).entries == []
+
+
+# -- 9. a refused turn leaves no stand-in orders behind -------------------------------------------------
+
+
+def test_a_turn_refused_by_a_broken_template_leaves_no_stand_in_files(tmp_path: Path) -> None:
+    """Issue 26.9: `pbem adjudicate` refused (a broken GM template) saying "nothing was written", but had
+    written the stand-in's orders/<seat>.yaml and standins.yaml; switched off, the stand-in still played."""
+    root = tmp_path / "spies"
+    assert pbem("new", root, "--game", "secrets", "--players", "tony,david,maria", "--seed", "s").returncode == 0
+    assert pbem("standin", root, "david", "on").returncode == 0
+    (root / "templates").mkdir()
+    (root / "templates" / "private.txt.j2").write_text("Hello\n{{ no_such_thing.attribute }}\n")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if not p.name.startswith("."))
+    refused = pbem("adjudicate", root, "--nmr", "--force")
+    assert refused.returncode == 1 and "nothing was written" in refused.stderr, refused.stderr
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if not p.name.startswith(".")) == before
+    assert not (root / "turn-001" / "orders" / "david.yaml").exists() and not (root / "turn-001" / "standins.yaml").exists()
+    assert pbem("standin", root, "david", "off").returncode == 0
+    (root / "templates" / "private.txt.j2").unlink()
+    assert pbem("adjudicate", root, "--nmr", "--force").returncode == 0
+    assert not (root / "turn-001" / "orders" / "david.yaml").exists() and not (root / "turn-001" / "standins.yaml").exists()
