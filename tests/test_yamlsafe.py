@@ -90,7 +90,7 @@ def test_a_leading_plus_keeps_the_text() -> None:
          "the { opened here is never closed: add the closing }", 4, "  - {sid: 1, guard: 6"),
         ("player: ann\norders: [a, b\nturn: 1\n", "the [ opened here is never closed: add the closing ]", 2, "orders: [a, b"),
         ("player: ann\nturn: 1\norders:\n  - {sid: 1 guard: 6}\n", "need a comma between each two", 4, "  - {sid: 1 guard: 6}"),
-        ('player: ann\npassword: "abc\nturn: 1\n', 'the quote " opened here is never closed', 2, 'password: "abc'),
+        ('player: ann\npassword: "abc\nturn: 1\n', 'the quote " opened here is never closed', 2, 'password: (removed)'),  # never the password (issue 26.4)
         ("player: ann\n turn: 1\n", "this line is indented more than the line above it", 2, " turn: 1"),
         ("player: ann\norders:\n  - SID 1: steal: bob\n", "put text holding ': ' in quotes", 3, "  - SID 1: steal: bob"),
     ],

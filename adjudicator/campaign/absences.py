@@ -18,7 +18,7 @@ from pathlib import Path
 from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
 from ..common import atomic
 
-_DAY = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*\Z")
+_DAY = re.compile(r"\s*([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})\s*\Z")
 
 
 class AbsenceError(ValueError):

@@ -47,6 +47,7 @@ def read_press(campaign: Campaign) -> list[Press] | None:
     if not folder.is_dir() or not press_allowed(campaign):
         return None
     found = []
+    seats = {str(p["id"]) for p in campaign.players}
     for path in sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")):
         message = read_json_object(path, {"from": str, "to": list, "text": str})
         turn = message.get("turn")
@@ -54,11 +55,20 @@ def read_press(campaign: Campaign) -> list[Press] | None:
             Press(
                 turn=turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
                 sender=None if message.get("anonymous") is True else message["from"],
-                receivers=[str(r) for r in message["to"]],
+                receivers=_receivers([str(r) for r in message["to"]], message.get("anonymous") is True, seats),
                 text=message["text"],
             )
         )
     return found
+
+
+def _receivers(named: list[str], anonymous: bool, seats: set[str]) -> list[str]:
+    """Who a press message went to, as the site may say it. The judge never sends press to its sender,
+    so the receivers of anonymous press would name the sender by leaving them out (issue 26.6): anonymous
+    press to every other player is to `all`, and anonymous press to some of them names nobody."""
+    if not anonymous:
+        return named
+    return ["all"] if len(seats - set(named)) <= 1 else []
 
 
 def _papers(campaign: Campaign, number: int, passwords: list[str]) -> tuple[dict[str, str], dict[str, str]]:

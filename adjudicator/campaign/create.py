@@ -19,6 +19,7 @@ from .folder import (
     Campaign,
     CampaignError,
     distinct_names,
+    not_reserved,
     dump_yaml,
     plain_name,
     turn_name,
@@ -118,6 +119,9 @@ def create(
     campaign_name = plain_name(name or root.resolve().name, "the campaign name (--name, or the folder's name)")
     seed = seed if seed is not None else new_seed()
     entries = [{**player, "name": plain_name(str(player.get("name", player["id"])), f"the display name of '{player['id']}'")} for player in players]
+    for entry in entries:
+        not_reserved(str(entry["id"]), "the player id")
+        not_reserved(entry["name"], f"the display name of '{entry['id']}'")
     distinct_names(entries)
     secret_passwords: dict[str, str] = {}
     if passwords:

@@ -29,6 +29,7 @@ from ..common.atomic import write_tree
 from .audit import REVEAL_FILE, audit
 from .exported import EXPORT_FILE
 from .folder import Campaign, CampaignError, dump_json, dump_yaml
+from . import pending
 from .pipeline import _unquoted
 from .redact import known_passwords, redact
 
@@ -68,10 +69,25 @@ def _verdict(campaign: Campaign, turn: int, data: bytes) -> tuple[str, bool] | N
     return player, campaign.password_ok(player, password, turn) or bool(inner and campaign.password_ok(player, inner, turn))
 
 
+def _refusal(campaign: Campaign, turn: int, name: str, data: bytes) -> dict[str, Any] | None:
+    """How turn `turn` refused its order file `name` (these bytes, password and all), or None when it read it:
+    a broken file reads otherwise once its password is taken out, so the export records the refusal."""
+    if not campaign.is_adjudicated(turn):
+        return None
+    read = pending.replay(campaign, turn, campaign.state(turn - 1), campaign.setup_record())
+    whose = {file: player for player, file in read.sorted_files[0].items()}
+    if name not in whose:
+        return None  # a file the turn did not read (its name says so)
+    sub = read.submission(whose[name])
+    if not sub.nmr:
+        return None
+    return {"player": sub.player, "problems": [{"where": p.where, "what": p.what} for p in sub.problems]}
+
+
 def _files(campaign: Campaign) -> tuple[dict[str, bytes], dict[str, Any]]:
     root, passwords = campaign.root, known_passwords(campaign.root)
     files: dict[str, bytes] = {"campaign.yaml": dump_yaml(_settings(campaign.config)), REVEAL_FILE: (root / REVEAL_FILE).read_bytes()}
-    record: dict[str, Any] = {"originals": {}, "passwords": {}}
+    record: dict[str, Any] = {"originals": {}, "passwords": {}, "rejected": {}}
     for base, folders, names in os.walk(root):
         relative = Path(base).relative_to(root)
         top = relative.parts[0] if relative.parts else ""
@@ -88,6 +104,9 @@ def _files(campaign: Campaign) -> tuple[dict[str, bytes], dict[str, Any]]:
                 number = int(top.removeprefix("turn-"))
                 cleaned = redact(data, passwords)
                 if cleaned != data:
+                    refused = _refusal(campaign, number, name, data)
+                    if refused is not None:
+                        record["rejected"][inside] = refused
                     record["originals"][inside] = {"filed": hashlib.sha256(data).hexdigest(), "exported": hashlib.sha256(cleaned).hexdigest()}
                     verdict = _verdict(campaign, number, data)
                     if verdict is not None:

@@ -7,8 +7,10 @@ recorded) and of the file as exported, and whether the file's password was accep
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from .folder import EXPORT_FILE, Campaign, CampaignError, turn_name
 from .redact import REMOVED
@@ -19,6 +21,19 @@ class ExportedCampaign(Campaign):
 
     verdicts: dict[str, bool]
     originals: dict[str, dict[str, str]]
+    rejections: dict[str, dict[str, Any]]
+
+    def as_filed(self, turn: int, name: str, data: bytes) -> str | None:
+        record = self.originals.get(f"{turn_name(turn)}/orders/{name}")
+        if record is None or record.get("exported") != hashlib.sha256(data).hexdigest():
+            return None  # a file changed since the export keeps its own hash, and diverges
+        return str(record["filed"])
+
+    def recorded_rejection(self, turn: int, source: str) -> tuple[str, list[tuple[str, str]]] | None:
+        found = self.rejections.get(f"{turn_name(turn)}/{source}")
+        if found is None:
+            return None
+        return str(found["player"]), [(str(p["where"]), str(p["what"])) for p in found["problems"]]
 
     def password_ok(self, player_id: str, password: str, turn: int | None = None) -> bool:
         return password == REMOVED and self.verdicts.get(f"{turn_name(turn or 0)}/{player_id}", False)
@@ -33,10 +48,11 @@ def open_for_audit(root: Path) -> Campaign:
     try:
         record = json.loads(path.read_text("utf-8"))
         verdicts, originals = dict(record["passwords"]), dict(record["originals"])
+        rejections = dict(record.get("rejected", {}))
     except (ValueError, KeyError, TypeError):
         raise CampaignError(f"{path} is damaged (not the export record pbem export writes)") from None
     exported = ExportedCampaign(campaign.root, campaign.config, campaign.game)
-    exported.verdicts, exported.originals = verdicts, originals
+    exported.verdicts, exported.originals, exported.rejections = verdicts, originals, rejections
     return exported
 
 

@@ -193,12 +193,27 @@ def _taken(name: str, seat: str, what: str, owner: str, taken: str) -> CampaignE
     return CampaignError(f"'{name}' (for '{seat}') is already the {what} of '{owner}'{alike}: each player needs a name of their own")
 
 
+RESERVED_NAMES = frozenset({"all", "anonymous", "to", "from", "everyone", "everybody"})
+"""Words the press command gives a meaning of its own (`press all`, `press anonymous TO...`, `press to
+bob`, the Subject `press from ...`): a seat named so would take press meant for everyone (issue 26.15)."""
+
+
+def not_reserved(name: str, what: str) -> str:
+    """`name`, refused (CampaignError) when it is one of RESERVED_NAMES in any case or width."""
+    if name_key(name) in RESERVED_NAMES:
+        raise CampaignError(
+            f"{what} '{name}' is a word players write to the judge ({', '.join(sorted(RESERVED_NAMES))}: "
+            "press all means every player); choose another"
+        )
+    return name
+
+
 def display_name(name: str, seat: str, others: list[dict[str, Any]]) -> str:
     """A seat's display name, checked as `plain_name` checks it and against the other seats: not
     the name or the id of another seat once normalised by `name_key` (orders name players by
     either, case-insensitively: two alike would make an order ambiguous and two players look
     the same in every report)."""
-    cleaned = plain_name(name, f"the display name of '{seat}'")
+    cleaned = not_reserved(plain_name(name, f"the display name of '{seat}'"), f"the display name of '{seat}'")
     key = name_key(cleaned)
     for other in others:
         if other["id"] == seat:
@@ -409,6 +424,16 @@ class Campaign:
         """Whether `password` is the password of whoever held the seat for `turn` (None: now)."""
         holder = self.holder(player_id, turn)
         return bool(holder and holder.get("password") and auth.verify(password, holder["password"]))
+
+    def as_filed(self, turn: int, name: str, data: bytes) -> str | None:
+        """The SHA-256 of order file `name` of `turn` as it was filed, when the bytes read are not those
+        (an export took the password out); None in a campaign, whose files are as filed."""
+        return None
+
+    def recorded_rejection(self, turn: int, source: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """How an export recorded the order file `source` (`orders/tony.yaml`) of `turn` was refused when
+        it still held its password: (the player, [(where, what)]); None in a campaign, which checks its files."""
+        return None
 
     @property
     def gm_email(self) -> str | None:

@@ -263,6 +263,9 @@ class Pending:
 
     def check_file(self, player: str | None, data: bytes, source: str) -> Submission:
         """One order file's bytes, read and checked; any failure at all becomes that file's rejection."""
+        recorded = self.campaign.recorded_rejection(self.number, source)
+        if recorded is not None:  # an export: the file was refused while it still held its password
+            return Submission(recorded[0], "rejected", source, [Problem(where, what) for where, what in recorded[1]])
         try:
             document = ordertext.load(data)
         except yamlsafe.YamlError as exc:
@@ -315,6 +318,9 @@ class Verdict:
     """The order files the turn reads and commits, by name (the stand-ins' included once they have played)."""
     record: bytes | None = None
     """The turn's standins.yaml, when the stand-in wrote any of its files."""
+    filed: dict[str, str] | None = None
+    """Order file name -> the SHA-256 of the file as filed, where it is not the hash of the bytes read
+    (an export, whose files lost their passwords: campaign/exported.py)."""
 
     @property
     def waiting(self) -> list[str]:
@@ -350,7 +356,8 @@ class Verdict:
         if self.record is None:
             return {}
         _, record = standins.parse_record(self.record)
-        return standins.played(record, {p: self.orders[name] for p, name in self.files.items()})
+        filed = self.filed or {}
+        return standins.played(record, {p: filed.get(name) or standins.digest(self.orders[name]) for p, name in self.files.items()})
 
     def with_file(self, player: str, name: str, data: bytes, submission: Submission) -> Verdict:
         """The verdict once `player`'s file `name` holds `data` (ingest files orders one message at a time)."""
@@ -401,4 +408,5 @@ def check(pending: Pending, jobs: int = 1) -> Verdict:
     due = pending.game.due(pending.state)
     submissions = dict(zip(due, parallel.ordered_map(pending.submission, due, processes(jobs, len(due)))))
     played_by_standin = {p: d for p, d in pending.covered.items() if p not in by_player}
-    return Verdict(submissions, dict(by_player), dict(ignored), played_by_standin, frozenset(pending.covered), dict(folder.orders), folder.standins)
+    filed = {name: found for name, data in folder.orders.items() if (found := pending.campaign.as_filed(pending.number, name, data)) is not None}
+    return Verdict(submissions, dict(by_player), dict(ignored), played_by_standin, frozenset(pending.covered), dict(folder.orders), folder.standins, filed or None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..common import yamlsafe
 from ..common.rng import Rng
 from ..games.base import Event, Game, Order, Reading, State
 from . import schemas
@@ -207,6 +208,19 @@ def _unquoted(password: str) -> str | None:
     return None
 
 
+def _secrets(password: Any) -> list[str]:
+    """The texts a message about a file must not echo: its password, as written and unquoted, and the
+    texts inside it when it is a list or a mapping (a schema error may quote the value)."""
+    if isinstance(password, (str, int)) and not isinstance(password, bool):
+        text = str(password)
+        return [t for t in (text, _unquoted(text) or "") if len(t) >= 4]  # a shorter one would blank out line numbers
+    if isinstance(password, dict):
+        return [t for k, v in password.items() for t in (*_secrets(k), *_secrets(v))]
+    if isinstance(password, list):
+        return [t for item in password for t in _secrets(item)]
+    return []
+
+
 FORM_PASSWORD = "your password"
 """The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2)."""
 
@@ -314,6 +328,8 @@ def check_position(
     if not sub.problems and document["player"] not in roster.due:
         sub.problems.append(Problem("player", f"{document['player']} is not due to send orders this turn"))
     if sub.problems:
+        secrets = _secrets(document.get("password"))
+        sub.problems = [Problem(x.where, yamlsafe.scrub(x.what, secrets)) for x in sub.problems]  # no message echoes a password
         return sub
     sub.player = document["player"]
     sub.status = "accepted"

@@ -180,12 +180,16 @@ def merge_record(old: bytes | None, new: bytes | None) -> bytes | None:
     return dump_yaml(dict(sorted(merged.items())))
 
 
-def played(record: dict[str, dict[str, Any]], order_files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
-    """The seats whose order file this turn is the very one the stand-in wrote: seat -> {reason, after}."""
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def played(record: dict[str, dict[str, Any]], digests: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The seats whose order file this turn is the very one the stand-in wrote: seat -> {reason, after}.
+    `digests`: seat -> the SHA-256 of its order file as filed (in an export, from before its password was taken out)."""
     found = {}
     for seat, entry in sorted(record.items()):
-        data = order_files.get(seat)
-        if data is not None and hashlib.sha256(data).hexdigest() == entry["sha256"]:
+        if digests.get(seat) == entry["sha256"]:
             found[seat] = {k: v for k, v in entry.items() if k != "sha256"}
     return found
 

@@ -62,6 +62,37 @@ class YamlError(ValueError):
         return YamlError(self.problem, None if self.line is None else self.line + lines, self.column, self.quoted)
 
 
+_PASSWORD_KEY = re.compile(r"""(?P<key>["']?password["']?[ \t]*:)""", re.IGNORECASE)
+_PASSWORD_VALUE = re.compile(
+    r"""["']?password["']?[ \t]*:[ \t]*(?:[|>][-+0-9]*[ \t]*\n[ \t]+)?(?P<value>"(?:[^"\\\n]|\\.)*"?|'(?:[^'\n]|'')*'?|[^\n#]*[^\n# \t])""",
+    re.IGNORECASE,
+)
+HIDDEN = "(removed)"
+"""What stands where a password was, in every text the program writes."""
+
+
+def password_values(text: str | bytes) -> list[str]:
+    """Every value written after a `password:` key in a text (a whole or a broken order file), without
+    its quotes, and each word of it, longest first: what no message about the text may echo."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    found: set[str] = set()
+    for match in _PASSWORD_VALUE.finditer(text):
+        value = match.group("value").strip()
+        for candidate in (value, value.strip("\"'"), value.strip("\"'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"), *re.split(r"[\s,:{}\[\]\"'&*!]+", value)):
+            if len(candidate) >= 4 and candidate.casefold() != "your password":
+                found.add(candidate)
+    return sorted(found, key=lambda v: (-len(v), v))
+
+
+def scrub(text: str, secrets: list[str] | tuple[str, ...]) -> str:
+    """`text` with every one of `secrets` (longest first) replaced by HIDDEN."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret:
+            text = text.replace(secret, HIDDEN)
+    return text
+
+
 QUOTED_LENGTH = 80
 """The most of a line an error quotes back: enough to recognise it, never a whole flood."""
 
@@ -72,6 +103,9 @@ def _line_of(text: str, index: int) -> str:
     if not 0 <= index < len(lines):
         return ""
     line = lines[index].rstrip().replace("\t", "[tab]")
+    key = _PASSWORD_KEY.search(line)
+    if key:  # never quote a password back, however the line is broken (issue 26.4)
+        line = line[: key.end()] + " " + HIDDEN
     line = "".join(c if c.isprintable() else "?" for c in line)
     return line if len(line) <= QUOTED_LENGTH else line[: QUOTED_LENGTH - 1] + "…"
 
@@ -198,6 +232,17 @@ def load(data: bytes | str) -> Any:
     if "\x00" in text:
         raise YamlError(_not_utf8(data, text.index("\x00")) if isinstance(data, bytes) and _utf16(data)
                         else "the file contains a NUL byte, so it is not a text file")
+    try:
+        return _load(text)
+    except YamlError as exc:
+        secrets = password_values(text)
+        if not secrets:
+            raise
+        quoted = scrub(exc.quoted, secrets) if exc.quoted else exc.quoted
+        raise YamlError(scrub(exc.problem, secrets), exc.line, exc.column, quoted) from None
+
+
+def _load(text: str) -> Any:
     loader = _Loader(text)
     try:
         return _build(loader)

@@ -29,7 +29,7 @@ import email.utils
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 from ..campaign import absences
 from ..campaign.folder import Campaign, turn_name
@@ -44,6 +44,9 @@ _ALONE = frozenset({"help", "status", "orders", "check"})
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
 _PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_PRESS_SUBJECT = re.compile(r"\s*press\s+from\b", re.IGNORECASE)
+"""The Subject the judge gives relayed press (`press from Tony`, mail/press.py): a reply keeps it."""
+_TURN_NUMBER = re.compile(r"[0-9]{1,9}")
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
 
 
@@ -95,9 +98,12 @@ def recognise(message: Any) -> Command | None:
     text = own_text(message)
     lines = text.split("\n")
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
-    candidates = [(_match(_SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)), "the Subject", text)]
-    if first is not None:
-        candidates.append((_match(lines[first]), "the first line", "\n".join(lines[first + 1 :])))
+    subject = _SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)
+    if _PRESS_SUBJECT.match(subject):
+        subject = ""  # the judge's own Subject of relayed press, in a reply: what the player writes is the command
+    candidates = [(_match(subject), "the Subject", text)]
+    if first is not None:  # the player's own first line speaks before a Subject their client made up
+        candidates.insert(0, (_match(lines[first]), "the first line", "\n".join(lines[first + 1 :])))
     for found, where, rest in candidates:
         if found is None:
             continue
@@ -183,6 +189,11 @@ class Inbound:
     """The message's file name under mail/ (`<seq>-<hash>`)."""
     address: str
     """The sender's address, lower case ("" when unreadable)."""
+    seat_messages: Callable[[str], int] = lambda seat: 0
+    """How many messages of this turn are already recorded for a seat (the flood limit counts seats:
+    with passwords one player may write from as many addresses as they like)."""
+    limit: int = 0
+    """The most messages of one seat read for one turn (0: no limit)."""
 
     @property
     def campaign(self) -> Campaign:
@@ -208,7 +219,8 @@ def _report_turn(desk: answers.Desk, arguments: str) -> int | None:
     words = [w for w in arguments.lower().split() if w != "turn"]
     if not words:
         return desk.pending - 1
-    return int(words[0]) if len(words) == 1 and words[0].isdigit() else None
+    # ASCII digits only: str.isdigit() also takes '²' and '①', which int() refuses (a ValueError stopped every tick)
+    return int(words[0]) if len(words) == 1 and _TURN_NUMBER.fullmatch(words[0]) else None
 
 
 def _document(message: Any) -> tuple[bytes | answers.Unreadable, str]:
@@ -249,6 +261,10 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         return entry
     seat = asker.seat
     entry.player = seat
+    if inbound.limit and inbound.seat_messages(seat) >= inbound.limit:
+        entry.status = "rejected"
+        entry.reason = f"more than {inbound.limit} messages for the seat {seat} for turn {desk.pending}; kept, not read (a limit against floods)"
+        return entry
     files: dict[str, bytes] = {}
     what = command.word
     if command.word == "help":

@@ -10,7 +10,10 @@ field (`Name: value`, RFC 5322); one that does not (a binary file, a document) i
 still handed on, and `parse` refuses it, so ingest keeps it with the reason. A
 file with nothing but blank lines holds no message at all: it is named in the
 ingest's notes (an empty mbox is an ordinary empty mailbox). Each message keeps its raw
-bytes (they are filed as received) and its arrival position.
+bytes (they are filed as received) and its arrival position. An mbox is read under shared
+fcntl and flock locks, and not while a fresh `.lock` file stands beside it: a delivery agent
+still appending holds them, and the mbox is then left for the next run (named in the notes),
+never read half written. Of a Maildir only `new/` and `cur/` are read, never `tmp/`.
 
 The order document is, in this order of preference:
 1. an attachment whose file name ends in .yaml or .yml (or whose type is YAML);
@@ -37,12 +40,14 @@ from __future__ import annotations
 
 import bisect
 import email
+import fcntl
 import email.policy
 import email.utils
 import html
 import mailbox
 import re
 import textwrap
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -207,15 +212,44 @@ def _read_file(path: Path, notes: list[str] | None) -> Iterator[Incoming]:
         if notes is not None:
             notes.append(f"{path} is empty (no message in it, not even headers); nothing was ingested from it")
     elif kind == FILE_MBOX:
-        box = mailbox.mbox(path, factory=None, create=False)
-        try:
-            for number, key in enumerate(box.iterkeys(), start=1):
-                with box.get_file(key, from_=False) as handle:  # never more than the limit in memory
-                    yield Incoming(handle.read(MAX_MESSAGE_BYTES + 1), f"{path}#{number}")
-        finally:
-            box.close()
+        with open(path, "rb") as guard:
+            busy = _mbox_busy(path, guard.fileno())
+            if busy:
+                if notes is not None:
+                    notes.append(f"{path} was not read: {busy}; its mail is read at the next run")
+                return
+            box = mailbox.mbox(path, factory=None, create=False)
+            try:  # the shared locks are held until the last message is read: the agent waits, no half message is read
+                for number, key in enumerate(box.iterkeys(), start=1):
+                    with box.get_file(key, from_=False) as handle:  # never more than the limit in memory
+                        yield Incoming(handle.read(MAX_MESSAGE_BYTES + 1), f"{path}#{number}")
+            finally:
+                box.close()  # closing the guard lets go of its locks
     else:
         yield Incoming(_read(path), str(path))
+
+
+DOT_LOCK_STALE = 15 * 60
+"""Seconds after which a `.lock` file nobody refreshed is a leftover of a crash (procmail's rule is much the same)."""
+
+
+def _mbox_busy(path: Path, fd: int) -> str | None:
+    """Why the mbox cannot be read now (a delivery agent or a mail client is writing it), or None, with a
+    shared lock then held on `fd` by both conventions. A reader takes what mutt and procmail take for
+    reading: the fcntl (POSIX) and flock locks, shared, and it honours the `.lock` file (issue 26.8)."""
+    dot = path.with_name(path.name + ".lock")
+    try:
+        age = time.time() - dot.stat().st_mtime
+    except OSError:
+        age = None
+    if age is not None and age < DOT_LOCK_STALE:
+        return f"{dot.name} says the mailbox is being written (a delivery agent or mail client holds it)"
+    for kind, take in (("an fcntl", fcntl.lockf), ("a flock", fcntl.flock)):
+        try:
+            take(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return f"{kind} lock is held on it by a program writing it (a delivery agent or a mail client)"
+    return None
 
 
 def _read(path: Path) -> bytes:
@@ -421,8 +455,8 @@ def _unsplit_multipart(message: EmailMessage) -> str:
         payload = message.get_payload()
         data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
     try:
-        return data.decode(str(message.get_param("charset", "") or "utf-8"))
-    except (LookupError, UnicodeDecodeError):
+        return clean(data.decode(str(message.get_param("charset", "") or "utf-8")))
+    except (LookupError, UnicodeError):
         return data.decode("utf-8", "replace")
 
 
@@ -447,12 +481,19 @@ def _as_utf8(data: bytes, part: EmailMessage) -> bytes:
         text = data.decode(declared)
     except LookupError:
         raise BadOrderFile(f"the attached file's charset '{clean(declared)[:40]}' is unknown; save it as UTF-8 and send it again") from None
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:  # a decoder may also fail otherwise than by a bad byte (UnicodeError, not UnicodeDecodeError)
+        where = f" (the first bad byte is at position {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
         raise BadOrderFile(
-            f"the attached file is labelled {declared} but is not {declared} text (the first bad byte is at position {exc.start}); "
+            f"the attached file is labelled {clean(declared)[:40]} but is not {clean(declared)[:40]} text{where}; "
             "save it as UTF-8 and send it again"
         ) from None
-    return text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+    try:
+        return text.removeprefix("\ufeff").encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate (UTF-7 or UTF-16 can spell one): not text
+        raise BadOrderFile(
+            f"the attached file, read as {clean(declared)[:40]}, holds a character that is not text (a lone surrogate at position {exc.start}); "
+            "save it as UTF-8 and send it again"
+        ) from None
 
 
 def body_text(message: EmailMessage) -> str | None:
@@ -475,6 +516,7 @@ def _part_text(message: EmailMessage, subtype: str) -> str | None:
         content = (part.get_payload(decode=True) or b"").decode("latin-1")
     if not isinstance(content, str):
         return None
+    content = clean(content)  # UTF-7 or UTF-16 text may decode to lone surrogates: text that cannot be written out
     if subtype == "html":
         return html_to_text(content)
     if str(part.get_param("format", "")).lower() == "flowed":

@@ -129,7 +129,9 @@ def _legacy_path(root: Path) -> Path:
 
 
 def _line(entry: Entry) -> bytes:
-    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    # "replace": a lone surrogate that slipped into an entry (text decoded from UTF-7 or UTF-16) must not stop
+    # every later ingest at the same message; the record is for the GM to read, the raw message is kept as is.
+    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace") + b"\n"
 
 
 def load_index(root: Path) -> list[Entry]:
@@ -198,6 +200,8 @@ class _Book:
     """Message-ID -> the first message recorded under it."""
     filed: dict[tuple[int | None, str | None], Entry] = field(default_factory=dict)
     senders: Counter[tuple[int | None, str]] = field(default_factory=Counter)
+    seats: Counter[tuple[int | None, str]] = field(default_factory=Counter)
+    """(turn, seat) -> messages proved or claimed to be the seat's: the flood limit counts seats, not addresses."""
     refusals: set[tuple[int | None, str, str]] = field(default_factory=set)
     """(turn, address, reason) of every refusal written."""
     legacy: bool = False
@@ -219,6 +223,8 @@ class _Book:
         if entry.status == "filed":
             self.filed[(entry.turn, entry.player)] = entry
         self.senders[(entry.turn, entry.sender)] += 1
+        if entry.player:
+            self.seats[(entry.turn, entry.player)] += 1
         if entry.status == "rejected" and entry.acknowledged:
             self.refusals.add((entry.turn, entry.acknowledged[0], entry.reason))
 
@@ -353,7 +359,9 @@ def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument) -> str:
     lines = found.data.decode("utf-8", "replace").split("\n")
     if 1 <= line <= len(lines) and lines[line - 1].strip():
         text += f"; that line reads: {_echo(lines[line - 1])}"
-    return text
+    # The line quoted back is the player's own, to the player only; yet never the password (issue 26.4).
+    text = yamlsafe.scrub(text, yamlsafe.password_values(found.data))
+    return re.sub(r"""(that line reads: ["']?password["']?[ \t]*:).*""", rf"\1 {yamlsafe.HIDDEN}", text, flags=re.IGNORECASE)
 
 
 def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Decision:
@@ -389,19 +397,24 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     seat_by_address = None
     if message is None:
         return reject("not a readable email message")
-    if oversize:
-        return reject(f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)
     seat_by_address = _registered_seat(campaign, address, ctx.pending)
+    if oversize:  # a registered player hears why (issue 26.11); a stranger gets nothing, as ever
+        return reject(
+            f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB, so it was not read: send the orders again without "
+            "pictures or other large attachments (in the body, or as a small .yaml file)",
+            seat_by_address,
+            reply=True,
+        )
     if ctx.book.senders[(ctx.pending, address)] >= MESSAGES_PER_SENDER:
         return reject(
             f"more than {MESSAGES_PER_SENDER} messages from {address or 'an unknown sender'} for turn {ctx.pending}; "
             "kept, not read (a limit against floods)",
             seat_by_address,
         )
-    inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address)
+    inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address, lambda seat: ctx.book.seats[(ctx.pending, seat)], MESSAGES_PER_SENDER)
     command = commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
@@ -664,8 +677,14 @@ class _Run:
                     self.skipped += 1
                     continue
                 compose.ensure_mail_dir(self.root)
-                decision = handle(ctx, incoming, len(book.entries) + 1, key)
-                _write(self.root, decision)
+                try:
+                    decision = handle(ctx, incoming, len(book.entries) + 1, key)
+                    _write(self.root, decision)
+                except OSError:
+                    raise  # a full disk or a read-only folder stops the command (nothing half written), as everywhere
+                except Exception as exc:  # noqa: BLE001 - a message that cannot be read is that message's problem
+                    decision = unreadable(incoming, len(book.entries) + 1, key, ctx.pending, exc)
+                    _write(self.root, decision)
                 book.add(decision.entry)
                 self.handled.append(decision.entry)
                 count += 1
@@ -674,6 +693,16 @@ class _Run:
             return True
         finally:
             self.stamp = _stamp(self.root)
+
+
+def unreadable(incoming: inbox.Incoming, seq: int, key: str, turn: int, exc: Exception) -> _Decision:
+    """The decision for a message whose handling failed in a way nobody foresaw: kept raw in mail/rejected/
+    with its reason, recorded, and the ingest (and the judge's tick) goes on with the next message."""
+    label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
+    reason = f"the message could not be read ({type(exc).__name__}); it was kept as received and nothing was done with it"
+    entry = Entry(seq, key, inbox.clean(_message_id(incoming.raw)), "", None, "", "rejected", turn=turn, reason=reason, stored=f"mail/rejected/{label}.eml")
+    files = {entry.stored: incoming.raw, f"mail/rejected/{label}.txt": f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")}
+    return _Decision(entry, files)
 
 
 def _message_id(raw: bytes) -> str:

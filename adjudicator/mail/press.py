@@ -106,13 +106,16 @@ def receivers(state: State, sender: str, words: str) -> list[str]:
     for piece in (p.strip() for p in words.replace(";", ",").split(",")):
         if not piece:
             continue
+        if piece.casefold() == "all":  # `all` always means everyone, whatever a seat is called (issue 26.15)
+            named.update(players)
+            continue
         if piece.casefold() in by_word:  # a display name with blanks in it, between commas
             named.add(by_word[piece.casefold()])
             continue
         words_left = piece.split()
         while words_left:  # the longest run of words that names a player: `press David María José`
-            size = next((n for n in range(len(words_left), 0, -1) if " ".join(words_left[:n]).casefold() in by_word), 0)
             key = words_left[0].casefold()
+            size = 0 if key == "all" else next((n for n in range(len(words_left), 0, -1) if " ".join(words_left[:n]).casefold() in by_word), 0)
             if size:
                 named.add(by_word[" ".join(words_left[:size]).casefold()])
             elif key == "all":
