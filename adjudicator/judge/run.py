@@ -110,7 +110,7 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) ->
     fetched = 0
     with atomic.locked(root):
         for source in imap:
-            fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file)
+            fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file, settings.imap_mark_seen)
     if fetched:
         tick.done.append(f"{_plural(fetched, 'message')} fetched")
 
