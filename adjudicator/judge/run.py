@@ -131,8 +131,12 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     record["sources"] = seen
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
-    if result.entries:
-        tick.done.append(f"{_plural(len(result.entries), 'new message')} ({filed} filed, {rejected} rejected)")
+    own = sum(e.status == "own" for e in result.entries)
+    players = len(result.entries) - own
+    if players:
+        tick.done.append(f"{_plural(players, 'new message')} ({filed} filed, {rejected} rejected)")
+    if own:
+        tick.done.append(f"{_plural(own, 'message')} of the judge's own skipped")
     return result.entries
 
 

@@ -260,6 +260,23 @@ def _address(name: str, address: str) -> Address:
         raise MailError(f"'{address}' is not an email address ({exc})") from None
 
 
+_MINTED = re.compile(r"<[a-z0-9-]+\.turn-\d{3,}\.[^\s<>@]+\.[0-9a-f]{20}@[^\s<>@]+>")
+"""A Message-ID as make_message mints it: <campaign.turn-NNN.kind.fingerprint@domain>."""
+
+
+def is_own(message: EmailMessage) -> bool:
+    """Whether a message is one the judge sent (a GM's copy, a notice, a public report mailed to the
+    GM's own address): marked Auto-Submitted and X-Pbem-Campaign by make_message, under a Message-ID
+    it minted. Such a message arriving in a judge inbox is not player mail."""
+    try:
+        auto = str(message.get("Auto-Submitted", "")).strip().lower()
+        campaign = str(message.get("X-Pbem-Campaign", "")).strip()
+        own_id = " ".join(str(message.get("Message-ID", "")).split())
+    except Exception:  # noqa: BLE001 - malformed headers: not ours
+        return False
+    return bool(auto) and auto != "no" and bool(campaign) and bool(_MINTED.fullmatch(own_id))
+
+
 def to_bytes(message: EmailMessage) -> bytes:
     return message.as_bytes(policy=POLICY)
 

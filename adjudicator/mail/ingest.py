@@ -92,7 +92,8 @@ class Entry:
     subject: str
     status: str
     """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed), `rejected`,
-    or `answered` (a command for the judge, mail/commands.py)."""
+    `answered` (a command for the judge, mail/commands.py), or `own` (mail the judge sent itself, come back to a
+    judge inbox: skipped, nothing kept, no reply)."""
     turn: int | None = None
     """The turn pending when the message was handled."""
     player: str | None = None
@@ -308,12 +309,24 @@ class _Decision:
     """The entry this one supersedes (recorded again with its new status)."""
 
 
+_AUTOMATIC_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
+_AUTORESPONDER_HEADERS = ("X-Autorespond", "X-Autoreply", "X-Auto-Response-Suppress")
+"""Headers that vacation responders and other robots set (RFC 3834 5 lists the practice; Exchange sets the last)."""
+
+
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
-    """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None."""
+    """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None (RFC 3834: never
+    answer an automatic message, or two robots write to each other for ever)."""
     auto = inbox.header(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"an automatic message (Auto-Submitted: {_echo(auto)})"
-    if address.startswith(_AUTOMATIC_SENDERS) or inbox.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
+    precedence = inbox.header(message, "Precedence").lower()
+    if precedence in _AUTOMATIC_PRECEDENCE:
+        return f"an automatic or bulk message (Precedence: {_echo(precedence)})"
+    robot = next((name for name in _AUTORESPONDER_HEADERS if name in message), None)
+    if robot:
+        return f"an automatic message (it carries {robot})"
+    if address.startswith(_AUTOMATIC_SENDERS):
         return "an automatic or bulk message (bounce, mailing list or no-reply sender)"
     if campaign.gm_email and address == email.utils.parseaddr(campaign.gm_email)[1].lower():
         return "a message from the GM address itself"
@@ -391,6 +404,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         return reject("not a readable email message")
     if oversize:
         return reject(f"larger than {inbox.MAX_MESSAGE_BYTES // (1024 * 1024)} MiB; not read")
+    if compose.is_own(message):  # the judge's own mail come back (the GM's copies, a public report): not player mail
+        entry.status, entry.reason = "own", "the judge's own mail"
+        return decision
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)

@@ -1,0 +1,71 @@
+"""The judge on a real mailbox (design 15, issue 24): its own mail and robots' mail are not player mail,
+SMTP trusts the GM's certificate, a refused recipient is retried at the corrected address, and the GM
+and the players hear what the judge did."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.cli import main
+from judgekit import append_mbox, campaign, edit, orders, outbox
+
+
+def tick(capsys: pytest.CaptureFixture[str], *roots: Path, now: str, smtp: list[str] | None = None) -> tuple[int, str]:
+    code = main(["run", *map(str, roots), "--now", now, *(smtp or [])])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def _rejected(root: Path) -> list[str]:
+    folder = root / "mail" / "rejected"
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_the_judges_own_mail_arriving_in_its_inbox_is_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The welcome and the public report reach the GM's address, which is the judge's inbox: the next
+    tick counts them, keeps no rejection and answers nothing."""
+    root = campaign(tmp_path)
+    mbox = tmp_path / "spies.mbox"
+    assert tick(capsys, root, now="2026-12-01T12:00+00:00")[0] == 0
+    built = outbox(root)
+    for name in built:
+        append_mbox(mbox, (root / "mail" / "outbox" / name).read_bytes())
+    code, out = tick(capsys, root, now="2026-12-01T12:10+00:00")
+    assert code == 0 and f"{len(built)} messages of the judge's own skipped" in out, out
+    assert "rejected" not in out and "new message" not in out
+    assert _rejected(root) == [] and outbox(root) == built
+
+
+def _robot(sender: str, header: tuple[str, str]) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, "gm@example.org", "Out of office: orders turn 1"
+    message["Date"], message["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", f"<robot.{header[0]}@example.org>"
+    message[header[0]] = header[1]
+    message.set_content("I am away until Monday.\n")
+    return bytes(message)
+
+
+@pytest.mark.parametrize("header", [
+    ("Auto-Submitted", "auto-replied"),
+    ("Precedence", "auto_reply"),
+    ("Precedence", "bulk"),
+    ("X-Autorespond", "yes"),
+    ("X-Autoreply", "yes"),
+    ("X-Auto-Response-Suppress", "All"),
+])
+def test_an_automatic_message_from_a_player_is_never_answered(tmp_path: Path, header: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    assert tick(capsys, root, now="2026-12-01T12:00+00:00")[0] == 0
+    before = outbox(root)
+    append_mbox(tmp_path / "spies.mbox", _robot("Tony <tony@example.org>", header))
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 new message (0 filed, 1 rejected)" in out, out
+    assert outbox(root) == before  # no reply: a robot answering a robot never stops
+    reason = (root / "mail" / "rejected" / _rejected(root)[1]).read_text()
+    assert "automatic" in reason
