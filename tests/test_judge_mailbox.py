@@ -69,3 +69,57 @@ def test_an_automatic_message_from_a_player_is_never_answered(tmp_path: Path, he
     assert outbox(root) == before  # no reply: a robot answering a robot never stops
     reason = (root / "mail" / "rejected" / _rejected(root)[1]).read_text()
     assert "automatic" in reason
+
+
+# -- SMTP with STARTTLS and a self-signed certificate --------------------------------------
+
+
+@pytest.fixture
+def tls_smtp(tmp_path: Path) -> Any:
+    """A real SMTP server (aiosmtpd) that requires STARTTLS, with a certificate made here and signed by no CA."""
+    import socket
+    import ssl
+
+    from aiosmtpd.controller import Controller
+
+    from reliability_kit import Inbox
+    from servers import _certificate
+
+    folder = tmp_path / "tls"
+    folder.mkdir()
+    cert, key = _certificate(folder)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    box = Inbox()
+    controller = Controller(box, hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True)
+    controller.start()
+    try:
+        yield box, f"127.0.0.1:{port}", str(cert)
+    finally:
+        controller.stop()
+
+
+def test_smtp_trusts_a_self_signed_certificate_given_by_the_gm(tmp_path: Path, tls_smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address, cert = tls_smtp
+    root = campaign(tmp_path)
+    send = ["--send", "--smtp", address, "--starttls"]
+    code, out = tick(capsys, root, now="2026-12-01T12:00+00:00", smtp=send)
+    assert code == 1 and "certificate cannot be trusted" in out and "--smtp-ca-file" in out, out
+    assert box.received == []
+    code, out = tick(capsys, root, now="2026-12-01T12:05+00:00", smtp=[*send, "--smtp-ca-file", cert])
+    assert code == 0 and "3 messages sent" in out, out
+    edit(root, lambda c: c["judge"].update(smtp_ca_file=cert))  # or in campaign.yaml
+    (root / "turn-001" / "orders").mkdir(exist_ok=True)
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00", smtp=send)
+    assert code == 0 and "1 message sent" in out, out
+    assert len(box.received) == 4
+
+
+def test_the_readme_cron_line_names_the_password_file() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("*/5 * * * *  pbem run"))
+    assert "--user" in line and "--password-file" in line

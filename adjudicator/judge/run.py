@@ -27,7 +27,7 @@ import datetime as dt
 import email.utils
 import json
 import smtplib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -282,6 +282,8 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.prepare(root)
         looked = quiet.looked_at(root, campaign.last_turn + 1)
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
+    if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
+        smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, now, record, result)
     refusal = _adjudicate(root, settings, now, result)

@@ -36,6 +36,8 @@ class Smtp:
     starttls: bool = False
     user: str | None = None
     password: str | None = None
+    cafile: str | None = None
+    """A CA or self-signed certificate to trust beside the system's (`--smtp-ca-file`, `judge: smtp_ca_file:`)."""
 
 
 def smtp_password(password_file: str | None, environ: dict[str, str] | None = None) -> str | None:
@@ -168,10 +170,19 @@ def send(
         return []
     log = sent_log(root)
     delivered: list[str] = []
-    context = ssl.create_default_context()
+    try:
+        context = ssl.create_default_context(cafile=smtp.cafile)
+    except OSError as exc:
+        raise MailError(f"the SMTP CA file {smtp.cafile} cannot be read ({exc.strerror or exc})") from None
     with smtplib.SMTP(smtp.host, smtp.port, timeout=60) as server:
         if smtp.starttls:
-            server.starttls(context=context)
+            try:
+                server.starttls(context=context)
+            except ssl.SSLCertVerificationError as exc:
+                raise MailError(
+                    f"the SMTP server's certificate cannot be trusted ({exc.verify_message}); give its CA or its self-signed "
+                    "certificate with --smtp-ca-file FILE or judge: smtp_ca_file:"
+                ) from None
         if smtp.user:
             if smtp.password is None:
                 raise MailError(f"no SMTP password for {smtp.user}: set ${PASSWORD_ENV} or give --password-file")
