@@ -123,3 +123,67 @@ def test_the_readme_cron_line_names_the_password_file() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     line = next(line for line in readme.splitlines() if line.startswith("*/5 * * * *  pbem run"))
     assert "--user" in line and "--password-file" in line
+
+
+# -- a refused recipient, retried at the corrected address ---------------------------------
+
+
+@pytest.fixture
+def picky_smtp() -> Any:
+    """A real SMTP server that refuses, for good, any recipient whose address holds 'typo'."""
+    import socket
+
+    from aiosmtpd.controller import Controller
+
+    from reliability_kit import Inbox
+
+    class Picky(Inbox):
+        async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+            if "typo" in address:
+                return "550 5.1.1 no such user"
+            envelope.rcpt_tos.append(address)
+            return "250 OK"
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    box = Picky()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield box, f"127.0.0.1:{port}"
+    finally:
+        controller.stop()
+
+
+def _to(box: Any, address: str) -> list[str]:
+    return [str(m["Subject"]) for rcpt, m in box.received if rcpt == [address]]
+
+
+def test_a_refused_recipient_is_sent_again_once_the_gm_corrects_the_address(tmp_path: Path, picky_smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = picky_smtp
+    root = campaign(tmp_path)
+    edit(root, lambda c: c["players"][1].update(email="david@typo.example.org"))
+    send = ["--send", "--smtp", address]
+    code, out = tick(capsys, root, now="2026-12-01T12:00+00:00", smtp=send)
+    assert code == 1 and "the server refused turn-000/welcome-david.eml (550 5.1.1 no such user)" in out, out
+    assert len(box.received) == 2 and (root / "mail" / "outbox" / "turn-000" / "welcome-david.eml").is_file()
+    code, out = tick(capsys, root, now="2026-12-01T12:05+00:00", smtp=send)
+    assert code == 0 and len(box.received) == 2  # not offered to the server again as it was
+    edit(root, lambda c: c["players"][1].update(email="david@example.org"))
+    code, out = tick(capsys, root, now="2026-12-01T12:10+00:00", smtp=send)
+    assert code == 0 and "1 message rebuilt for a corrected address (turn-000/welcome-david.eml)" in out and "1 message sent" in out, out
+    assert len(_to(box, "david@example.org")) == 1 and "welcome" in _to(box, "david@example.org")[0].lower()
+    code, out = tick(capsys, root, now="2026-12-01T12:15+00:00", smtp=send)
+    assert code == 0 and len(box.received) == 3, out  # once
+
+
+def test_mail_waiting_in_the_outbox_goes_to_the_corrected_address_never_the_old(tmp_path: Path, picky_smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = picky_smtp
+    root = campaign(tmp_path)
+    edit(root, lambda c: c["players"][1].update(email="david@old.example.org"))
+    assert tick(capsys, root, now="2026-12-01T12:00+00:00")[0] == 0  # built, not sent
+    edit(root, lambda c: c["players"][1].update(email="david@example.org"))
+    code, out = tick(capsys, root, now="2026-12-01T12:10+00:00", smtp=["--send", "--smtp", address])
+    assert code == 0 and "3 messages sent" in out, out
+    assert _to(box, "david@old.example.org") == [] and len(_to(box, "david@example.org")) == 1

@@ -90,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
             files = {name: data for name, data in files.items() if _for_player(name, args.player)}
             notes = [note for note in notes if note.startswith(f"{args.player}:")]
         written = compose.write_outbox(root, files)
+        from ..mail.ingest import load_index
+
+        for name in deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player}):
+            out.print(f"  [yellow]rebuilt for the corrected address:[/] {escape(name)}")
         if args.resend_in_doubt:
             for name in deliver.resend_in_doubt(root):
                 out.print(f"  [yellow]in doubt, will be sent again:[/] {escape(name)}")

@@ -36,7 +36,7 @@ from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
-from ..mail.ingest import ingest
+from ..mail.ingest import ingest, load_index
 from . import letters, quiet
 from .settings import JudgeSettings, read_settings
 
@@ -226,6 +226,9 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         built[name] = data
     built.update(_bounces(campaign, arrived))
     written = compose.write_outbox(root, built)  # first the mail, then the record that it was built
+    readdressed = deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player})
+    if readdressed:
+        tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
     if written:

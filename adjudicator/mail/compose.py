@@ -277,6 +277,14 @@ def is_own(message: EmailMessage) -> bool:
     return bool(auto) and auto != "no" and bool(campaign) and bool(_MINTED.fullmatch(own_id))
 
 
+def set_recipient(message: EmailMessage, name: str, address: str) -> str:
+    """Address a built message to `name <address>` instead (an address the GM corrected); the address as written."""
+    target = _address(name, address)
+    del message["To"]
+    message["To"] = _AddressHeader("To", [target])
+    return target.addr_spec
+
+
 def to_bytes(message: EmailMessage) -> bytes:
     return message.as_bytes(policy=POLICY)
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+import hashlib
 import json
 import os
+import re
 import smtplib
 import ssl
 from collections.abc import Callable
@@ -21,10 +23,11 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from ..campaign.folder import dump_json
+from ..campaign.folder import Campaign, dump_json
 from ..common import atomic
 from . import inbox
 from .compose import POLICY, MailError, mail_dir, outbox_dir, recipients, text_header
+from .compose import set_recipient
 
 PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 
@@ -135,6 +138,59 @@ def drop_unsent(root: Path, names: list[str]) -> list[str]:
             path.unlink()
             dropped.append(name)
     return dropped
+
+
+_SEAT_FILE = re.compile(r"(?:report|remind|welcome)-(?P<seat>.+)\.eml|press-\d+-(?P<receiver>.+)\.eml|(?:ack|reply|absence)-(?P<seq>\d+)\.eml")
+_FINGERPRINT = re.compile(r"\.([0-9a-f]{20})@")
+
+
+def _seat_of(campaign: Campaign, name: str, players: dict[int, str]) -> str | None:
+    """The seat an outbox message is for, from its file name (an answer by the ingested message it answers)."""
+    match = _SEAT_FILE.fullmatch(name.rpartition("/")[2])
+    if match is None:
+        return None
+    if match["seq"]:
+        return players.get(int(match["seq"]))
+    text = match["seat"] or match["receiver"]
+    ids = sorted((str(p["id"]) for p in campaign.players), key=len, reverse=True)  # remind-<seat>-<offset>: the longest id that fits
+    return next((seat for seat in ids if text == seat or text.startswith(seat + "-")), None)
+
+
+def readdress(root: Path, campaign: Campaign, players: dict[int, str]) -> list[str]:
+    """Rebuild for the seat's address in campaign.yaml every outbox message for a seat that was never delivered
+    (waiting, or refused by the server) and is addressed elsewhere: the GM corrected the address. It gets a new
+    Message-ID, so a refused one is sent again, once. Only while the seat's holder is the one the message was
+    for (a seat handed over by `pbem replace` has its mail rebuilt there). `players`: ingested message seq to
+    the seat it was about. Returns the files rebuilt."""
+    log = sent_log(root)
+    delivered = {entry["message_id"] for entry in log if not entry.get("refused")}
+    rebuilt = []
+    for name, message in _outbox_messages(root):
+        if inbox.message_id(message) in delivered:
+            continue
+        seat = _seat_of(campaign, name, players)
+        folder = name.partition("/")[0]
+        turn = int(folder[5:]) if folder.startswith("turn-") and folder[5:].isdigit() else None
+        if seat is None or turn is None:
+            continue
+        now, then = campaign.holder(seat), campaign.holder(seat, max(turn, 1))
+        address = campaign.email(seat)
+        if not now or not then or now.get("from") != then.get("from") or not address:
+            continue
+        to, old = recipients(message), inbox.message_id(message)
+        found = _FINGERPRINT.search(old)
+        if len(to) != 1 or found is None or to[0].lower() == email.utils.parseaddr(address)[1].lower():
+            continue
+        try:
+            spec = set_recipient(message, str(now.get("name") or seat), address)
+        except MailError:
+            continue
+        fresh = hashlib.sha256(f"{found.group(1)} {spec}".encode()).hexdigest()[:20]
+        del message["Message-ID"]
+        message["Message-ID"] = old[: found.start(1)] + fresh + old[found.end(1):]
+        atomic.write_file(outbox_dir(root) / name, message.as_bytes(policy=POLICY))
+        rebuilt.append(name)
+    return rebuilt
 
 
 def _reply(code: int, text: bytes | str) -> str:
