@@ -187,3 +187,54 @@ def test_mail_waiting_in_the_outbox_goes_to_the_corrected_address_never_the_old(
     code, out = tick(capsys, root, now="2026-12-01T12:10+00:00", smtp=["--send", "--smtp", address])
     assert code == 0 and "3 messages sent" in out, out
     assert _to(box, "david@old.example.org") == [] and len(_to(box, "david@example.org")) == 1
+
+
+# -- players hear what changes for them ------------------------------------------------------
+
+
+def _body(path: Path) -> str:
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
+
+
+def test_an_acknowledgement_gives_times_in_the_campaigns_zone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)  # Europe/Berlin
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    assert tick(capsys, root, now="2026-12-02T12:00+00:00")[0] == 0
+    text = _body(root / "mail" / "outbox" / "turn-001" / "ack-00001.eml")
+    assert "Date:       Wednesday 2 December 2026, 11:00 CET (Europe/Berlin)" in text, text
+    assert "2026-12-02T10:00:00+00:00" not in text
+
+
+def test_a_refusal_written_at_the_tick_that_adjudicates_is_still_sent(tmp_path: Path, smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    root = campaign(tmp_path)
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 08 Dec 2026 19:00:00 +0000", body="player: tony\nturn: 1\norders: {bad\n"))
+    code, out = tick(capsys, root, now="2026-12-08T21:00+01:00", smtp=["--send", "--smtp", address])  # past the deadline
+    assert code == 0 and "turn 1 adjudicated at the deadline" in out, out
+    refusals = [m for rcpt, m in box.received if rcpt == ["tony@example.org"] and "not filed" in str(m["Subject"])]
+    assert len(refusals) == 1, [str(m["Subject"]) for _, m in box.received]
+
+
+def test_after_the_last_turn_no_message_names_a_later_turn_or_a_deadline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.campaign.adjudicate import adjudicate
+    from adjudicator.campaign.folder import Campaign
+
+    root = campaign(tmp_path, schedule=None)
+    while not Campaign.open(root).over:
+        adjudicate(root, nmr=True)
+    last = Campaign.open(root).last_turn
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, orders("tony", last + 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    status = EmailMessage()
+    status["From"], status["To"], status["Subject"] = "david@example.org", "gm@example.org", "status"
+    status["Date"], status["Message-ID"] = "Wed, 02 Dec 2026 10:05:00 +0000", "<status.david@example.org>"
+    status.set_content("status\n")
+    append_mbox(mbox, bytes(status))
+    edit(root, lambda c: c.update(schedule=dict(timezone="Europe/Berlin", deadlines=["2026-12-08 20:00"])))
+    assert tick(capsys, root, now="2026-12-02T12:00+00:00")[0] == 0
+    replies = sorted((root / "mail" / "outbox").rglob("*-0000[12].eml"))
+    assert len(replies) == 2, replies
+    for path in replies:
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert f"turn {last + 1}" not in str(message["Subject"]) and f"turn {last + 1}" not in _body(path), (message["Subject"], _body(path))
+        assert "Deadline" not in _body(path)

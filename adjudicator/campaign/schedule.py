@@ -112,6 +112,16 @@ def _zone(schedule: dict[str, Any]) -> tuple[str, ZoneInfo]:
         raise ScheduleError(f"schedule.timezone: '{name}' is not a time zone name such as Europe/Berlin or UTC") from None
 
 
+def local_text(plan: dict[str, Any] | None, at: dt.datetime) -> str:
+    """A moment as the campaign's deadlines are written (`Wednesday 2 December 2026, 11:00 CET (Europe/Berlin)`),
+    in the schedule's zone (UTC without a schedule, or with one whose zone cannot be read)."""
+    try:
+        name, zone = _zone(plan or {})
+    except ScheduleError:
+        name, zone = "UTC", ZoneInfo("UTC")
+    return Deadline(0, at.astimezone(zone), name).text
+
+
 def _minute(at: dt.datetime) -> str:
     return f"{at:%Y-%m-%d %H:%M}"
 

@@ -117,7 +117,7 @@ def make_message(
     if in_reply_to:
         message["In-Reply-To"] = _MsgIdHeader("In-Reply-To", [in_reply_to])
         message["References"] = _MsgIdHeader("References", list(references) or [in_reply_to])
-    message["Auto-Submitted"] = "auto-replied" if kind == "ack" else "auto-generated"
+    message["Auto-Submitted"] = "auto-replied" if kind in ("ack", "refusal") else "auto-generated"
     message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     return message
@@ -303,6 +303,11 @@ def recipients(message: EmailMessage) -> list[str]:
 def text_header(value: str) -> str:
     """Header text as read from raw 8-bit bytes (surrogate escapes) back into proper text."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def reply_subject(campaign: Campaign, pending: int, over: bool, what: str) -> str:
+    """`[NAME] turn N: what`; once the game is over, `[NAME] what`: no message names a turn that will never be."""
+    return f"[{campaign.config.get('name')}] " + ("" if over else f"turn {pending}: ") + what
 
 
 # -- reports --------------------------------------------------------------------------

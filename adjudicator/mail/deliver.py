@@ -109,7 +109,7 @@ def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
     return [
         (name, message)
         for name, message in _outbox_messages(root)
-        if inbox.message_id(message) not in done and not outdated(name, settled)
+        if inbox.message_id(message) not in done and not outdated(name, settled, message)
     ]
 
 
@@ -119,11 +119,13 @@ def _last_turn(root: Path) -> int:
     return max((int(p.parent.name[5:]) for p in root.glob("turn-*/manifest.json") if p.parent.name[5:].isdigit()), default=-1)
 
 
-def outdated(name: str, last_turn: int) -> bool:
+def outdated(name: str, last_turn: int, message: EmailMessage | None = None) -> bool:
     """Whether an outbox message no longer says what is true: a reply to orders (`ack-*`) for a turn that
     has been adjudicated since it was written tells the player that sending again before the turn is
     adjudicated still counts. It is never sent; the turn's report says what became of the orders."""
     folder, _, file = name.partition("/")
+    if message is not None and ".refusal." in inbox.message_id(message):  # a refusal stays true (issue 26 item 10)
+        return False
     return file.startswith("ack-") and folder.startswith("turn-") and folder[5:].isdigit() and int(folder[5:]) <= last_turn
 
 
@@ -319,4 +321,4 @@ def unsent_outdated(root: Path) -> list[str]:
     """The outbox messages never sent that are outdated now (see `outdated`)."""
     done = {entry["message_id"] for entry in sent_log(root)}
     settled = _last_turn(root)
-    return [name for name, message in _outbox_messages(root) if outdated(name, settled) and inbox.message_id(message) not in done]
+    return [name for name, message in _outbox_messages(root) if outdated(name, settled, message) and inbox.message_id(message) not in done]
