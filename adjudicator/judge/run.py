@@ -37,6 +37,7 @@ from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
+from ..campaign.standins import RECORD_FILE, parse_record
 from . import letters, quiet
 from .settings import JudgeSettings, read_settings
 
@@ -79,7 +80,12 @@ def _load_record(root: Path, campaign: Campaign) -> dict[str, Any]:
         return json.loads(path.read_bytes())
     # A first tick: turns already adjudicated were mailed by the GM's own hand; welcome only a fresh campaign.
     last = campaign.last_turn
-    return {"sources": {}, "reported": last, "reminded": [], "welcomed": last > 0}
+    return {"sources": {}, "reported": last, "reminded": [], "welcomed": last > 0, "digested": _digest_mark(root, campaign)}
+
+
+def _digest_mark(root: Path, campaign: Campaign) -> dict[str, int]:
+    """Where the GM's digest has got to: the last turn, ingested message and sent-log entry it told of."""
+    return {"turn": campaign.last_turn, "seq": len(load_index(root)), "sent": len(deliver.sent_log(root))}
 
 
 def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> None:
@@ -294,6 +300,9 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
+        if settings.gm_digest:
+            _digest(root, record, smtp, now, result)
+            _save_record(root, record, before)
     if refusal:
         result.refused = refusal
     elif problem:
@@ -305,6 +314,61 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
         quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
+
+
+def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
+    """The seats the stand-in played in an adjudicated turn (its standins.yaml), with why."""
+    path = campaign.turn_dir(turn) / RECORD_FILE
+    return parse_record(path.read_bytes() if path.is_file() else None, path)[1]
+
+
+def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
+    """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
+    and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
+    folder = campaign.turn_dir(turn)
+    results = json.loads((folder / "results.json").read_bytes())
+    due = sorted(results.get("submissions", {}))
+    record = standins_record(campaign, turn)
+    before = standins_record(campaign, turn - 1) if turn > 1 else {}
+    nmr = [seat for seat in due if not (folder / "orders" / f"{seat}.yaml").is_file() and seat not in record]
+    words = f"turn {turn} adjudicated" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
+    if record:
+        words += f"; the stand-in played {', '.join(sorted(record))}"
+    facts = [words]
+    new = sorted(seat for seat in record if seat not in before)
+    if new:
+        facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
+    return facts
+
+
+def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: dt.datetime, tick: Tick) -> None:
+    """The GM's digest (design 15): one message for what this tick did, built from the campaign's files
+    since the last digest (turns, refused messages, delivery failures), then sent with the rest."""
+    campaign = Campaign.open(root)
+    if not campaign.gm_email:
+        return
+    mark = record.get("digested") or _digest_mark(root, campaign)
+    facts: list[str] = []
+    for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
+        facts += _turn_facts(campaign, turn)
+    entries = load_index(root)
+    for entry in entries[mark["seq"]:]:
+        if entry.status == "rejected":
+            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
+    log = deliver.sent_log(root)
+    for entry in log[mark["sent"]:]:
+        if entry.get("refused") or entry.get("not_delivered_to"):
+            facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log)}
+    if not facts:
+        return
+    name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
+    compose.write_outbox(root, {name: data})
+    if smtp is not None:
+        try:
+            deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name)
+        except (OSError, smtplib.SMTPException, compose.MailError):
+            pass  # it waits in the outbox for the next tick, which says why it could not send
 
 
 def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:

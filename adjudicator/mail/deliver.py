@@ -142,7 +142,7 @@ def drop_unsent(root: Path, names: list[str]) -> list[str]:
     return dropped
 
 
-_SEAT_FILE = re.compile(r"(?:report|remind|welcome)-(?P<seat>.+)\.eml|press-\d+-(?P<receiver>.+)\.eml|(?:ack|reply|absence)-(?P<seq>\d+)\.eml")
+_SEAT_FILE = re.compile(r"(?:report|remind|welcome|deadline)-(?P<seat>.+)\.eml|press-\d+-(?P<receiver>.+)\.eml|(?:ack|reply|absence)-(?P<seq>\d+)\.eml")
 _FINGERPRINT = re.compile(r"\.([0-9a-f]{20})@")
 
 
