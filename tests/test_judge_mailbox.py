@@ -238,3 +238,67 @@ def test_after_the_last_turn_no_message_names_a_later_turn_or_a_deadline(tmp_pat
         message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
         assert f"turn {last + 1}" not in str(message["Subject"]) and f"turn {last + 1}" not in _body(path), (message["Subject"], _body(path))
         assert "Deadline" not in _body(path)
+
+
+# -- the GM's digest ---------------------------------------------------------------------------
+
+
+def test_the_gm_gets_one_digest_per_tick_that_did_something(tmp_path: Path, picky_smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = picky_smtp
+    root = campaign(tmp_path, judge={"gm_digest": True})
+    edit(root, lambda c: c["players"][2].update(email="maria@typo.example.org"))
+    mbox = tmp_path / "spies.mbox"
+    send = ["--send", "--smtp", address]
+    append_mbox(mbox, orders("tony", 1, "Tue, 08 Dec 2026 19:00:00 +0000"))
+    append_mbox(mbox, orders("david", 1, "Tue, 08 Dec 2026 19:00:00 +0000", body="player: david\nturn: 1\norders: {bad\n"))
+    code, out = tick(capsys, root, now="2026-12-08T21:00+01:00", smtp=send)  # past the deadline
+    assert "turn 1 adjudicated at the deadline, NMR: david, maria" in out, out
+    digests = [m for rcpt, m in box.received if "what happened" in str(m["Subject"])]
+    assert len(digests) == 1 and digests[0]["Auto-Submitted"] == "auto-generated"
+    text = digests[0].get_body(("plain",)).get_content()
+    assert "turn 1 adjudicated; NMR: david, maria" in text
+    assert "from david@example.org" in text and "not filed" in text
+    assert "delivery failed: turn-000/welcome-maria.eml (550 5.1.1 no such user)" in text, text
+    code, out = tick(capsys, root, now="2026-12-08T21:05+01:00", smtp=send)
+    assert len([m for rcpt, m in box.received if "what happened" in str(m["Subject"])]) == 1  # a quiet tick sends none
+    edit(root, lambda c: c["judge"].update(gm_digest=False))
+    append_mbox(mbox, orders("david", 2, "Wed, 09 Dec 2026 19:00:00 +0000", body="player: david\nturn: 2\norders: {bad\n"))
+    tick(capsys, root, now="2026-12-09T21:05+01:00", smtp=send)
+    assert len([m for rcpt, m in box.received if "what happened" in str(m["Subject"])]) == 1
+
+
+def test_a_moved_deadline_is_announced_to_each_player_still_due(tmp_path: Path, smtp: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    root = campaign(tmp_path)
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    send = ["--send", "--smtp", address]
+    assert tick(capsys, root, now="2026-12-02T12:00+00:00", smtp=send)[0] == 0
+    assert main(["deadline", str(root), "--extend", "1 day"]) == 0
+    assert "david, maria" in capsys.readouterr().out
+    code, out = tick(capsys, root, now="2026-12-02T12:05+00:00", smtp=send)
+    assert code == 0 and "2 messages sent" in out, out
+    moved = {rcpt[0]: m for rcpt, m in box.received if "deadline moved" in str(m["Subject"])}
+    assert sorted(moved) == ["david@example.org", "maria@example.org"]  # Tony's orders are in: not told
+    text = moved["david@example.org"].get_body(("plain",)).get_content()
+    assert "Wednesday 9 December 2026, 20:00 CET (Europe/Berlin)" in text and "Tuesday 8 December 2026" in text
+
+
+# -- campaign.yaml stays the GM's file ---------------------------------------------------------
+
+
+def test_commands_that_write_campaign_yaml_keep_the_gms_comments_and_quoting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    path = root / "campaign.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("schedule:\n", "# the GM's own note, kept\nschedule:  # weekly, Tuesday evening\n", 1)
+    text = text.replace("every: 7 days", "every: '7 days'  # quoted on purpose")
+    path.write_text(text, encoding="utf-8")
+    assert main(["deadline", str(root), "--extend", "1 day"]) == 0
+    assert main(["standin", str(root), "maria", "on"]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert "# the GM's own note, kept\n" in after and "schedule:  # weekly, Tuesday evening\n" in after
+    assert "every: '7 days'  # quoted on purpose" in after
+    assert "2026-12-09 20:00" in after and "maria:" in after
+    for line in text.splitlines():  # every line the GM wrote is still there, as written
+        assert line in after.splitlines(), line

@@ -366,7 +366,7 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
     the whole schedule with it. Turns already adjudicated cannot be changed: their deadline is
     history (and recorded in their reports)."""
     from ..common import atomic
-    from .folder import Campaign, dump_yaml
+    from .folder import Campaign, rewrite_config
 
     with atomic.locked(Path(root)):
         campaign = Campaign.open(root)
@@ -392,5 +392,5 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
         config = {**campaign.config, "schedule": plan}
         changed = of_campaign(Campaign(campaign.root, config, campaign.game), turn)  # the whole schedule, checked with it
         assert changed is not None
-        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
+        atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"schedule": plan}))
         return Change(turn, changed.text, current.text if current else None)
