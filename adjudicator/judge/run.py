@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
+import os
 import smtplib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -380,6 +381,33 @@ def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> 
     if due is None:
         return None
     return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
+
+
+def _source_names(root: Path) -> list[str]:
+    """A campaign's mail sources, named alike for all campaigns: from the quiet cache when it has them (a
+    thousand quiet campaigns are not opened for this), else from campaign.yaml."""
+    names = quiet.sources(root)
+    if names is not None:
+        return names
+    try:
+        settings = read_settings(Campaign.open(root))
+    except (CampaignError, OSError):
+        return []  # its own line says why
+    return [os.path.realpath(s) if isinstance(s, Path) else str(s).lower() for s in settings.inbox]
+
+
+def shared_sources(roots: list[Path]) -> list[str]:
+    """Warnings for the mail sources that several campaigns of one `pbem run` read (the same path or the same
+    imaps:// mailbox): until design 15's routing is built, each of them would take every message of it."""
+    readers: dict[str, list[str]] = {}
+    for root in roots:
+        for key in _source_names(Path(root)):
+            readers.setdefault(key, []).append(str(root))
+    return [
+        f"warning: {source} is the mail source of {', '.join(names)}: each campaign reads every message of it, so one "
+        "may answer another's players; give each campaign its own mailbox or folder (docs/email-workflow.md)"
+        for source, names in sorted(readers.items()) if len(names) > 1
+    ]
 
 
 def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:
