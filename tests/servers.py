@@ -66,6 +66,16 @@ class Imap:
     def all_unseen(self) -> None:
         self.flag_all("-FLAGS (\\Seen)")
 
+    def read_all(self) -> None:
+        """The GM opens the mailbox in a mail client: every message is marked seen."""
+        self.flag_all("+FLAGS (\\Seen)")
+
+    def seen(self) -> int:
+        with self.client() as server:
+            server.select("INBOX")
+            _, [found] = server.uid("SEARCH", None, "SEEN")
+            return len(found.split())
+
     def unseen(self) -> int:
         with self.client() as server:
             server.select("INBOX")

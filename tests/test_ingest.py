@@ -301,7 +301,7 @@ def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: P
     assert not (campaign / "mail").exists()
     assert main(["ingest", str(campaign), str(source)]) == 0
     out = capsys.readouterr().out
-    assert "rejected" in out and "turn: says 1 but the pending turn is 2" in out
+    assert "rejected" in out and "late: turn 1 was adjudicated on " in out and "; the pending turn is 2" in out  # late, not a wrong turn number
     assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
     assert (campaign / "turn-001" / "manifest.json").is_file()
     assert load_index(campaign)[0].status == "rejected"

@@ -41,19 +41,42 @@ def _stored(root: Path) -> list[bytes]:
     return [p.read_bytes() for sub in ("new", "cur") if (box / sub).is_dir() for p in sorted((box / sub).iterdir()) if not p.name.startswith(".")]
 
 
-def test_imap_messages_are_stored_then_flagged_seen_and_filed_once(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
+def test_imap_messages_are_taken_by_uid_whatever_their_seen_flag(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
+    """The GM reads the judge's mailbox in a client (issue 24 item 1): messages marked seen before or
+    after a tick are still taken, once each, and the judge changes no flag on the server."""
     imap.empty()
     root = _on_imap(tmp_path, imap)
-    for player in ("tony", "david"):
-        imap.deliver(orders(player, 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    imap.deliver(orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    imap.read_all()  # the GM opened the mailbox before the tick
+    imap.deliver(orders("david", 1, "Wed, 02 Dec 2026 10:05:00 +0000"))
     assert main(["run", str(root), "--now", "2026-12-02T12:00+00:00"]) == 0
     out = capsys.readouterr().out
     assert "2 messages fetched" in out and "2 new messages (2 filed, 0 rejected)" in out
-    assert imap.unseen() == 0 and len(_stored(root)) == 2
+    assert (imap.seen(), imap.unseen()) == (1, 1)  # flags on the server as the GM left them
     assert sorted(p.name for p in (root / "turn-001" / "orders").iterdir()) == ["david.yaml", "tony.yaml"]
-    imap.all_unseen()  # another client marks them unread again: fetched again, stored and filed not twice
+    assert len(_stored(root)) == 2
+    imap.read_all()  # ... and after it: nothing is taken twice
+    imap.all_unseen()
     assert main(["run", str(root), "--now", "2026-12-02T12:10+00:00"]) == 0
-    assert capsys.readouterr().out.strip() == f"{root}: nothing to do" and len(_stored(root)) == 2 and imap.unseen() == 0
+    assert capsys.readouterr().out.strip() == f"{root}: nothing to do" and len(_stored(root)) == 2
+    imap.deliver(orders("maria", 1, "Wed, 02 Dec 2026 12:15:00 +0000", body="player: maria\nturn: 1\norders: []\n"))
+    imap.read_all()  # read by the GM before the judge's next tick
+    assert main(["run", str(root), "--now", "2026-12-02T12:20+00:00"]) == 0
+    assert "1 message fetched" in capsys.readouterr().out and len(_stored(root)) == 3
+    assert (imap.seen(), imap.unseen()) == (3, 0)
+
+
+def test_imap_mark_seen_flags_what_was_taken(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
+    imap.empty()
+    root = _on_imap(tmp_path, imap)
+    edit(root, lambda c: c["judge"].update(imap_mark_seen=True))
+    for player in ("tony", "david"):
+        imap.deliver(orders(player, 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    assert main(["run", str(root), "--now", "2026-12-02T12:00+00:00"]) == 0
+    assert "2 messages fetched" in capsys.readouterr().out and (imap.seen(), imap.unseen()) == (2, 0)
+    imap.all_unseen()  # another client marks them unread again: not taken twice
+    assert main(["run", str(root), "--now", "2026-12-02T12:10+00:00"]) == 0
+    assert capsys.readouterr().out.strip() == f"{root}: nothing to do" and len(_stored(root)) == 2 and imap.unseen() == 2
 
 
 def test_an_unreachable_or_untrusted_server_stops_the_tick_before_any_nmr(tmp_path: Path, imap: Imap, capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,7 +132,8 @@ def test_a_tick_killed_at_any_file_operation_loses_nothing_and_sends_nothing_twi
         folder = tmp_path / name
         shutil.copytree(tmp_path / "base", folder)
         root = folder / "spies"
-        edit(root, lambda c: c["judge"].update(inbox=[str(folder / "spies.mbox"), imap.url], imap_password_file=str(folder / "spies-imap-password")))
+        edit(root, lambda c: c["judge"].update(inbox=[str(folder / "spies.mbox"), imap.url], imap_password_file=str(folder / "spies-imap-password"),
+                                               imap_mark_seen=True))  # so that the order store, record, flag is checked
         imap.all_unseen()
         box.received.clear()
         return root

@@ -62,6 +62,64 @@ def dump_yaml(value: Any) -> bytes:
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False).encode("utf-8")
 
 
+def rewrite_config(path: Path, changes: dict[str, Any]) -> bytes:
+    """campaign.yaml with the top-level keys in `changes` set (None: removed) and every other byte as the GM
+    wrote it: comments, quoting, order (design 15: campaign.yaml stays the GM's file). A key whose old and new
+    values are both mappings is changed entry by entry, so the comments beside the entries that stay, stay."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.scalarstring import SingleQuotedScalarString
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    text = path.read_text(encoding="utf-8")
+    _, indent, offset = load_yaml_guess_indent(text)  # the GM's own indentation of lists, kept
+    handler = YAML(typ="rt")
+    handler.preserve_quotes = True
+    handler.width = 4096
+    handler.indent(mapping=2, sequence=indent or 2, offset=offset or 0)
+    data = handler.load(text)
+    if not isinstance(data, CommentedMap):
+        raise CampaignError(f"{path}: not a mapping of settings")
+
+    def safe(value: Any) -> Any:
+        """New text as every reader takes it: quoted where YAML 1.1 (PyYAML's) would read it as something else (`on`)."""
+        if isinstance(value, dict):
+            return {safe(k): safe(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [safe(v) for v in value]
+        if isinstance(value, str):
+            try:
+                plain = yaml.safe_load(value) == value
+            except yaml.YAMLError:
+                plain = False
+            return value if plain else SingleQuotedScalarString(value)
+        return value
+
+    def merge(target: CommentedMap, new: dict[str, Any]) -> None:
+        new = safe(new)
+        for key in [k for k in target if k not in new]:
+            del target[key]
+        for key, value in new.items():
+            old = target.get(key)
+            if isinstance(old, CommentedMap) and isinstance(value, dict):
+                merge(old, value)
+            elif old != value or key not in target:
+                target[key] = value
+
+    for key, value in safe(changes).items():
+        if value is None:
+            data.pop(key, None)
+        elif isinstance(data.get(key), CommentedMap) and isinstance(value, dict):
+            merge(data[key], value)
+        else:
+            data[key] = value
+    out = io.StringIO()
+    handler.dump(data, out)
+    return out.getvalue().encode("utf-8")
+
+
 def read_yaml(path: Path) -> Any:
     """GM-written files (campaign.yaml, gm/): trusted, but still loaded safely."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

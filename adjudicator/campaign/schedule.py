@@ -112,6 +112,16 @@ def _zone(schedule: dict[str, Any]) -> tuple[str, ZoneInfo]:
         raise ScheduleError(f"schedule.timezone: '{name}' is not a time zone name such as Europe/Berlin or UTC") from None
 
 
+def local_text(plan: dict[str, Any] | None, at: dt.datetime) -> str:
+    """A moment as the campaign's deadlines are written (`Wednesday 2 December 2026, 11:00 CET (Europe/Berlin)`),
+    in the schedule's zone (UTC without a schedule, or with one whose zone cannot be read)."""
+    try:
+        name, zone = _zone(plan or {})
+    except ScheduleError:
+        name, zone = "UTC", ZoneInfo("UTC")
+    return Deadline(0, at.astimezone(zone), name).text
+
+
 def _minute(at: dt.datetime) -> str:
     return f"{at:%Y-%m-%d %H:%M}"
 
@@ -356,7 +366,7 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
     the whole schedule with it. Turns already adjudicated cannot be changed: their deadline is
     history (and recorded in their reports)."""
     from ..common import atomic
-    from .folder import Campaign, dump_yaml
+    from .folder import Campaign, rewrite_config
 
     with atomic.locked(Path(root)):
         campaign = Campaign.open(root)
@@ -382,5 +392,5 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
         config = {**campaign.config, "schedule": plan}
         changed = of_campaign(Campaign(campaign.root, config, campaign.game), turn)  # the whole schedule, checked with it
         assert changed is not None
-        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
+        atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"schedule": plan}))
         return Change(turn, changed.text, current.text if current else None)

@@ -33,7 +33,7 @@ from typing import Any
 from ..common import atomic, yamlsafe
 from ..common.rng import Rng
 from ..games.base import State
-from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
+from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml, rewrite_config
 
 RECORD_FILE = "standins.yaml"
 """In a turn folder: the seats whose order files the stand-in wrote for that turn."""
@@ -206,8 +206,7 @@ def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int]:
             raise CampaignError(f"no seat '{seat}' in {campaign.root}; seats: {', '.join(p['id'] for p in campaign.players)}")
         pending = campaign.last_turn + 1
         word = {**settings(campaign), seat: {"on": on, "from": pending}}
-        config = {**campaign.config, "standins": dict(sorted(word.items()))}
-        atomic.write_file(campaign.root / "campaign.yaml", b"# pbem-adjudicator campaign settings\n" + dump_yaml(config))
+        atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"standins": dict(sorted(word.items()))}))
         return Campaign.open(root), pending
 
 

@@ -21,6 +21,12 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..campaign.schedule import change_deadline
 
+    from ..judge.letters import announce_deadline
+
     change = change_deadline(Path(args.dir), args.turn, at=args.set, extend=args.extend)
-    console().print(f"Deadline for turn {change.turn}: {literal(change.text)}" + (f" (was {literal(change.before)})" if change.before else ""))
+    out = console()
+    out.print(f"Deadline for turn {change.turn}: {literal(change.text)}" + (f" (was {literal(change.before)})" if change.before else ""))
+    told = announce_deadline(Path(args.dir), change.turn, change.text, change.before)
+    if told:
+        out.print(f"The players still due are told (pbem run or pbem mail --send delivers it): {literal(', '.join(told))}")
     return 0

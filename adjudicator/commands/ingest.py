@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  [green]filed[/]      {who} for turn {entry.turn}, from {sender} ({escape(entry.found)})")
         elif entry.status == "superseded":
             out.print(f"  [yellow]superseded[/] {who} for turn {entry.turn}, from {sender}: {escape(entry.reason)}")
+        elif entry.status == "own":
+            continue  # the judge's own mail come back: counted below, nothing else to say
         elif entry.status == "answered":
             out.print(f"  [cyan]answered[/]   {who}, from {sender}: {escape(entry.found)}: {escape(entry.reason)}")
         else:
@@ -45,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
     answered = sum(e.status == "answered" for e in result.entries)
+    own = sum(e.status == "own" for e in result.entries)
     commands = f", {answered} commands answered" if answered else ""
-    out.print(f"{len(result.entries)} new messages ({filed} filed, {rejected} rejected{commands}), {result.skipped} already ingested.")
+    skipped = f", {own} of the judge's own skipped" if own else ""
+    out.print(f"{len(result.entries) - own} new messages ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")
     return 0

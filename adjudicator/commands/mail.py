@@ -28,6 +28,7 @@ def smtp_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--starttls", action="store_true", help="switch the SMTP connection to TLS before logging in")
     p.add_argument("--user", help="SMTP login; the password comes from $PBEM_SMTP_PASSWORD or --password-file")
     p.add_argument("--password-file", help="a file whose first line is the SMTP password")
+    p.add_argument("--smtp-ca-file", metavar="FILE", help="a CA or self-signed certificate to trust for the SMTP server's TLS (as judge: imap_ca_file: for IMAP)")
     p.allow_abbrev = False  # so that no prefix such as --password can pass a secret on the command line
 
 
@@ -39,7 +40,7 @@ def smtp_server(args: argparse.Namespace) -> Any:
         return None
     host, port = args.smtp
     password = deliver.smtp_password(args.password_file) if args.user else None
-    return deliver.Smtp(host, port, args.starttls, args.user, password)
+    return deliver.Smtp(host, port, args.starttls, args.user, password, args.smtp_ca_file)
 
 
 def _hostport(text: str) -> tuple[str, int]:
@@ -89,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
             files = {name: data for name, data in files.items() if _for_player(name, args.player)}
             notes = [note for note in notes if note.startswith(f"{args.player}:")]
         written = compose.write_outbox(root, files)
+        from ..mail.ingest import load_index
+
+        for name in deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player}):
+            out.print(f"  [yellow]rebuilt for the corrected address:[/] {escape(name)}")
         if args.resend_in_doubt:
             for name in deliver.resend_in_doubt(root):
                 out.print(f"  [yellow]in doubt, will be sent again:[/] {escape(name)}")

@@ -32,13 +32,15 @@ def moment(text: str) -> object:
 
 def run(args: argparse.Namespace) -> int:
     from ..common import clock
-    from ..judge.run import tick
+    from ..judge.run import shared_sources, tick
     from .mail import smtp_server
 
     now = args.now or clock.now()
     smtp = smtp_server(args)
     out = console()
     failed = 0
+    for warning in shared_sources([Path(folder) for folder in args.dirs]) if len(args.dirs) > 1 else []:
+        out.print(f"[yellow]{literal(warning)}[/]")
     for folder in args.dirs:
         result = tick(Path(folder), now, smtp)
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show

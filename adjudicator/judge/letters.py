@@ -2,6 +2,7 @@
 
     CAMPAIGN/mail/outbox/turn-000/welcome-<player>.eml          the opening report, first deadline, how to play
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>-<offset>.eml  a reminder so long before turn NNN's deadline
+    CAMPAIGN/mail/outbox/turn-NNN/deadline-<player>-<hash>.eml a moved deadline (pbem deadline), to each player still due
     CAMPAIGN/mail/outbox/turn-NNN/gm-<what>-<hash>.eml          what needs the GM: a turn refused, a bounce
     CAMPAIGN/mail/outbox/gm-unreadable-<hash>.eml               the campaign could not be read
 
@@ -20,10 +21,11 @@ from typing import Any
 
 import yaml
 
-from ..campaign import schedule
+from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
-from ..mail.compose import MailError, gm_address, make_message, to_bytes
+from ..common import atomic
+from ..mail.compose import MailError, gm_address, make_message, to_bytes, write_outbox
 
 COMMANDS = (
     "  help         the commands, the order format and the deadline",
@@ -131,6 +133,27 @@ def reminder(campaign: Campaign, player: str, turn: int, offset: str, due: sched
     return f"{turn_name(turn)}/remind-{player}-{_offset_slug(offset)}.eml", to_bytes(message)
 
 
+def deadline_moved(campaign: Campaign, player: str, turn: int, text: str, before: str | None) -> tuple[str, bytes] | None:
+    """Word to a player still due (no accepted orders) that turn `turn`'s deadline moved; None without an address."""
+    names = pending_state(campaign).get("names", {})
+    name, address = _holder(campaign, player, turn)
+    name = names.get(player, name)
+    if not address:
+        return None
+    was = f" (it was {before})" if before else ""
+    body = (
+        f"{_title(campaign)}: the deadline for turn {turn} has moved.\n\n"
+        f"New deadline: {text}{was}.\n\n"
+        "The judge has no accepted orders from you for this turn yet. Reply with your order file\n"
+        "attached, or pasted into the body, as the order form at the end of your last report shows.\n"
+    )
+    message = make_message(
+        campaign, kind=f"deadline-{player}", turn=turn, to=[(name, address)],
+        subject=f"[{campaign.config.get('name')}] turn {turn}: the deadline moved to {text}", body=body,
+    )
+    return f"{turn_name(turn)}/deadline-{player}-{_digest(text)}.eml", to_bytes(message)
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
@@ -200,3 +223,31 @@ def _gm_email_of_damaged(path: Path) -> str | None:
     match = re.search(r"^gm_email:\s*['\"]?([^'\"\n]+?)['\"]?\s*$", text, re.MULTILINE)
     return match.group(1) if match and email.utils.parseaddr(match.group(1))[1] else None
 
+
+
+def digest(campaign: Campaign, turn: int, facts: list[str]) -> tuple[str, bytes]:
+    """The GM's digest of a tick (`judge: gm_digest:`): what the judge did that the GM should know, one line
+    each. Auto-Submitted like all the judge's mail, so it is skipped when it lands in a judge inbox."""
+    body = f"{_title(campaign)}: what the judge did.\n\n" + "".join(f"- {fact}\n" for fact in facts) + (
+        "\nThis digest is sent after each tick that did something (judge: gm_digest: false turns it off).\n"
+    )
+    return to_gm(campaign, turn, "digest", "what happened", body)
+
+
+def announce_deadline(root: Path, turn: int, text: str, before: str | None) -> list[str]:
+    """`pbem deadline` moved turn `turn`'s deadline: one message into the outbox for each player still due
+    (a due seat without accepted orders; a seat the stand-in plays is not), when it is the pending turn
+    and the campaign has a GM address. Returns the seats told."""
+    with atomic.locked(root):
+        campaign = Campaign.open(root)
+        if not campaign.gm_email or campaign.over or turn != campaign.last_turn + 1:
+            return []
+        files: dict[str, bytes] = {}
+        told = []
+        for player in pending.check(pending.read(campaign)).waiting:
+            letter = deadline_moved(campaign, player, turn, text, before)
+            if letter:
+                files[letter[0]] = letter[1]
+                told.append(player)
+        write_outbox(root, files)
+    return told

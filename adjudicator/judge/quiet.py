@@ -83,6 +83,15 @@ def forget(root: Path) -> None:
     _path(root).unlink(missing_ok=True)
 
 
+def sources(root: Path) -> list[str] | None:
+    """The local mail sources the last quiet tick looked at (real paths), or None without a usable cache."""
+    try:
+        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
+            return [os.path.realpath(name) for name in json.loads(handle.read())["sources"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def is_quiet(root: Path, now: dt.datetime, sending: bool) -> bool:
     """Whether the last tick had nothing to do and nothing has moved or fallen due since."""
     try:

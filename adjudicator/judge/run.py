@@ -26,8 +26,9 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
+import os
 import smtplib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,8 @@ from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
-from ..mail.ingest import ingest
+from ..mail.ingest import ingest, load_index
+from ..campaign.standins import RECORD_FILE, parse_record
 from . import letters, quiet
 from .settings import JudgeSettings, read_settings
 
@@ -79,7 +81,12 @@ def _load_record(root: Path, campaign: Campaign) -> dict[str, Any]:
         return json.loads(path.read_bytes())
     # A first tick: turns already adjudicated were mailed by the GM's own hand; welcome only a fresh campaign.
     last = campaign.last_turn
-    return {"sources": {}, "reported": last, "reminded": [], "welcomed": last > 0}
+    return {"sources": {}, "reported": last, "reminded": [], "welcomed": last > 0, "digested": _digest_mark(root, campaign)}
+
+
+def _digest_mark(root: Path, campaign: Campaign) -> dict[str, int]:
+    """Where the GM's digest has got to: the last turn, ingested message and sent-log entry it told of."""
+    return {"turn": campaign.last_turn, "seq": len(load_index(root)), "sent": len(deliver.sent_log(root))}
 
 
 def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> None:
@@ -110,7 +117,7 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) ->
     fetched = 0
     with atomic.locked(root):
         for source in imap:
-            fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file)
+            fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file, settings.imap_mark_seen)
     if fetched:
         tick.done.append(f"{_plural(fetched, 'message')} fetched")
 
@@ -131,8 +138,12 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     record["sources"] = seen
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)
-    if result.entries:
-        tick.done.append(f"{_plural(len(result.entries), 'new message')} ({filed} filed, {rejected} rejected)")
+    own = sum(e.status == "own" for e in result.entries)
+    players = len(result.entries) - own
+    if players:
+        tick.done.append(f"{_plural(players, 'new message')} ({filed} filed, {rejected} rejected)")
+    if own:
+        tick.done.append(f"{_plural(own, 'message')} of the judge's own skipped")
     return result.entries
 
 
@@ -222,6 +233,9 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         built[name] = data
     built.update(_bounces(campaign, arrived))
     written = compose.write_outbox(root, built)  # first the mail, then the record that it was built
+    readdressed = deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player})
+    if readdressed:
+        tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
     if written:
@@ -278,6 +292,8 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.prepare(root)
         looked = quiet.looked_at(root, campaign.last_turn + 1)
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
+    if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
+        smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, now, record, result)
     refusal = _adjudicate(root, settings, now, result)
@@ -285,6 +301,9 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
+        if settings.gm_digest:
+            _digest(root, record, smtp, now, result)
+            _save_record(root, record, before)
     if refusal:
         result.refused = refusal
     elif problem:
@@ -298,6 +317,61 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
 
 
+def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
+    """The seats the stand-in played in an adjudicated turn (its standins.yaml), with why."""
+    path = campaign.turn_dir(turn) / RECORD_FILE
+    return parse_record(path.read_bytes() if path.is_file() else None, path)[1]
+
+
+def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
+    """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
+    and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
+    folder = campaign.turn_dir(turn)
+    results = json.loads((folder / "results.json").read_bytes())
+    due = sorted(results.get("submissions", {}))
+    record = standins_record(campaign, turn)
+    before = standins_record(campaign, turn - 1) if turn > 1 else {}
+    nmr = [seat for seat in due if not (folder / "orders" / f"{seat}.yaml").is_file() and seat not in record]
+    words = f"turn {turn} adjudicated" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
+    if record:
+        words += f"; the stand-in played {', '.join(sorted(record))}"
+    facts = [words]
+    new = sorted(seat for seat in record if seat not in before)
+    if new:
+        facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
+    return facts
+
+
+def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: dt.datetime, tick: Tick) -> None:
+    """The GM's digest (design 15): one message for what this tick did, built from the campaign's files
+    since the last digest (turns, refused messages, delivery failures), then sent with the rest."""
+    campaign = Campaign.open(root)
+    if not campaign.gm_email:
+        return
+    mark = record.get("digested") or _digest_mark(root, campaign)
+    facts: list[str] = []
+    for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
+        facts += _turn_facts(campaign, turn)
+    entries = load_index(root)
+    for entry in entries[mark["seq"]:]:
+        if entry.status == "rejected":
+            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
+    log = deliver.sent_log(root)
+    for entry in log[mark["sent"]:]:
+        if entry.get("refused") or entry.get("not_delivered_to"):
+            facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log)}
+    if not facts:
+        return
+    name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
+    compose.write_outbox(root, {name: data})
+    if smtp is not None:
+        try:
+            deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name)
+        except (OSError, smtplib.SMTPException, compose.MailError):
+            pass  # it waits in the outbox for the next tick, which says why it could not send
+
+
 def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> dt.datetime | None:
     """The next moment the pending turn's schedule makes the judge act: a reminder time, or the
     deadline plus grace; None when nothing will fall due by the clock alone."""
@@ -307,6 +381,33 @@ def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> 
     if due is None:
         return None
     return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
+
+
+def _source_names(root: Path) -> list[str]:
+    """A campaign's mail sources, named alike for all campaigns: from the quiet cache when it has them (a
+    thousand quiet campaigns are not opened for this), else from campaign.yaml."""
+    names = quiet.sources(root)
+    if names is not None:
+        return names
+    try:
+        settings = read_settings(Campaign.open(root))
+    except (CampaignError, OSError):
+        return []  # its own line says why
+    return [os.path.realpath(s) if isinstance(s, Path) else str(s).lower() for s in settings.inbox]
+
+
+def shared_sources(roots: list[Path]) -> list[str]:
+    """Warnings for the mail sources that several campaigns of one `pbem run` read (the same path or the same
+    imaps:// mailbox): until design 15's routing is built, each of them would take every message of it."""
+    readers: dict[str, list[str]] = {}
+    for root in roots:
+        for key in _source_names(Path(root)):
+            readers.setdefault(key, []).append(str(root))
+    return [
+        f"warning: {source} is the mail source of {', '.join(names)}: each campaign reads every message of it, so one "
+        "may answer another's players; give each campaign its own mailbox or folder (docs/email-workflow.md)"
+        for source, names in sorted(readers.items()) if len(names) > 1
+    ]
 
 
 def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:

@@ -4,6 +4,9 @@
       inbox: [~/Maildir/spies, "imaps://spies@mail.example.org/INBOX"]
       imap_password_file: ~/.config/pbem/imap-password   # else $PBEM_IMAP_PASSWORD
       imap_ca_file: ~/.config/pbem/home-server.pem       # a server whose certificate no public CA signed
+      imap_mark_seen: false     # flag taken messages \\Seen on the server (the judge never needs it)
+      smtp_ca_file: ~/.config/pbem/home-server.pem       # the same for SMTP (else --smtp-ca-file)
+      gm_digest: true           # a tick that did something sends the GM one message saying what
       early: true               # adjudicate as soon as every due player has an accepted file
       grace: 2 hours            # after the deadline, wait this long before counting NMRs
       remind: [48 hours, 6 hours]
@@ -24,7 +27,7 @@ from ..campaign.folder import Campaign, CampaignError
 from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
-_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
+_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -42,6 +45,9 @@ class JudgeSettings:
     remind: tuple[tuple[str, dt.timedelta], ...] = (("24 hours", dt.timedelta(hours=24)),)
     """Each offset before the deadline as written (it names the reminder) and as a span."""
     mail_passwords: bool = False
+    imap_mark_seen: bool = False
+    smtp_ca_file: str | None = None
+    gm_digest: bool = True
 
 
 def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
@@ -101,6 +107,9 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             grace,
             offsets,
             _flag(section, "mail_passwords", False),
+            _flag(section, "imap_mark_seen", False),
+            _path(section, "smtp_ca_file", campaign.root),
+            _flag(section, "gm_digest", True),
         )
     except JudgeSettingsError as exc:
         raise JudgeSettingsError(where + str(exc)) from None

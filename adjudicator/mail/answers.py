@@ -74,6 +74,8 @@ class Desk:
 
 
 def _deadline(desk: Desk) -> list[str]:
+    if desk.over:  # after the last turn no message names a later turn or a deadline
+        return []
     try:
         due = schedule.deadline(desk.campaign.schedule, desk.pending)
     except schedule.ScheduleError:

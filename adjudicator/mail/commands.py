@@ -347,7 +347,7 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     try:
         message = compose.make_message(
             desk.campaign, kind="ack", turn=desk.pending, to=[(desk.name(seat), address)],
-            subject=f"[{desk.campaign.config.get('name')}] turn {desk.pending}: {what}", body=body, in_reply_to=parent, references=references,
+            subject=compose.reply_subject(desk.campaign, desk.pending, desk.over, what), body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:
         return []

@@ -117,7 +117,7 @@ def make_message(
     if in_reply_to:
         message["In-Reply-To"] = _MsgIdHeader("In-Reply-To", [in_reply_to])
         message["References"] = _MsgIdHeader("References", list(references) or [in_reply_to])
-    message["Auto-Submitted"] = "auto-replied" if kind == "ack" else "auto-generated"
+    message["Auto-Submitted"] = "auto-replied" if kind in ("ack", "refusal") else "auto-generated"
     message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     return message
@@ -260,6 +260,31 @@ def _address(name: str, address: str) -> Address:
         raise MailError(f"'{address}' is not an email address ({exc})") from None
 
 
+_MINTED = re.compile(r"<[a-z0-9-]+\.turn-\d{3,}\.[^\s<>@]+\.[0-9a-f]{20}@[^\s<>@]+>")
+"""A Message-ID as make_message mints it: <campaign.turn-NNN.kind.fingerprint@domain>."""
+
+
+def is_own(message: EmailMessage) -> bool:
+    """Whether a message is one the judge sent (a GM's copy, a notice, a public report mailed to the
+    GM's own address): marked Auto-Submitted and X-Pbem-Campaign by make_message, under a Message-ID
+    it minted. Such a message arriving in a judge inbox is not player mail."""
+    try:
+        auto = str(message.get("Auto-Submitted", "")).strip().lower()
+        campaign = str(message.get("X-Pbem-Campaign", "")).strip()
+        own_id = " ".join(str(message.get("Message-ID", "")).split())
+    except Exception:  # noqa: BLE001 - malformed headers: not ours
+        return False
+    return bool(auto) and auto != "no" and bool(campaign) and bool(_MINTED.fullmatch(own_id))
+
+
+def set_recipient(message: EmailMessage, name: str, address: str) -> str:
+    """Address a built message to `name <address>` instead (an address the GM corrected); the address as written."""
+    target = _address(name, address)
+    del message["To"]
+    message["To"] = _AddressHeader("To", [target])
+    return target.addr_spec
+
+
 def to_bytes(message: EmailMessage) -> bytes:
     return message.as_bytes(policy=POLICY)
 
@@ -278,6 +303,11 @@ def recipients(message: EmailMessage) -> list[str]:
 def text_header(value: str) -> str:
     """Header text as read from raw 8-bit bytes (surrogate escapes) back into proper text."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def reply_subject(campaign: Campaign, pending: int, over: bool, what: str) -> str:
+    """`[NAME] turn N: what`; once the game is over, `[NAME] what`: no message names a turn that will never be."""
+    return f"[{campaign.config.get('name')}] " + ("" if over else f"turn {pending}: ") + what
 
 
 # -- reports --------------------------------------------------------------------------

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+import hashlib
 import json
 import os
+import re
 import smtplib
 import ssl
 from collections.abc import Callable
@@ -21,10 +23,11 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from ..campaign.folder import dump_json
+from ..campaign.folder import Campaign, dump_json
 from ..common import atomic
 from . import inbox
 from .compose import POLICY, MailError, mail_dir, outbox_dir, recipients, text_header
+from .compose import set_recipient
 
 PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 
@@ -36,6 +39,8 @@ class Smtp:
     starttls: bool = False
     user: str | None = None
     password: str | None = None
+    cafile: str | None = None
+    """A CA or self-signed certificate to trust beside the system's (`--smtp-ca-file`, `judge: smtp_ca_file:`)."""
 
 
 def smtp_password(password_file: str | None, environ: dict[str, str] | None = None) -> str | None:
@@ -104,7 +109,7 @@ def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
     return [
         (name, message)
         for name, message in _outbox_messages(root)
-        if inbox.message_id(message) not in done and not outdated(name, settled)
+        if inbox.message_id(message) not in done and not outdated(name, settled, message)
     ]
 
 
@@ -114,11 +119,13 @@ def _last_turn(root: Path) -> int:
     return max((int(p.parent.name[5:]) for p in root.glob("turn-*/manifest.json") if p.parent.name[5:].isdigit()), default=-1)
 
 
-def outdated(name: str, last_turn: int) -> bool:
+def outdated(name: str, last_turn: int, message: EmailMessage | None = None) -> bool:
     """Whether an outbox message no longer says what is true: a reply to orders (`ack-*`) for a turn that
     has been adjudicated since it was written tells the player that sending again before the turn is
     adjudicated still counts. It is never sent; the turn's report says what became of the orders."""
     folder, _, file = name.partition("/")
+    if message is not None and ".refusal." in inbox.message_id(message):  # a refusal stays true (issue 26 item 10)
+        return False
     return file.startswith("ack-") and folder.startswith("turn-") and folder[5:].isdigit() and int(folder[5:]) <= last_turn
 
 
@@ -133,6 +140,59 @@ def drop_unsent(root: Path, names: list[str]) -> list[str]:
             path.unlink()
             dropped.append(name)
     return dropped
+
+
+_SEAT_FILE = re.compile(r"(?:report|remind|welcome|deadline)-(?P<seat>.+)\.eml|press-\d+-(?P<receiver>.+)\.eml|(?:ack|reply|absence)-(?P<seq>\d+)\.eml")
+_FINGERPRINT = re.compile(r"\.([0-9a-f]{20})@")
+
+
+def _seat_of(campaign: Campaign, name: str, players: dict[int, str]) -> str | None:
+    """The seat an outbox message is for, from its file name (an answer by the ingested message it answers)."""
+    match = _SEAT_FILE.fullmatch(name.rpartition("/")[2])
+    if match is None:
+        return None
+    if match["seq"]:
+        return players.get(int(match["seq"]))
+    text = match["seat"] or match["receiver"]
+    ids = sorted((str(p["id"]) for p in campaign.players), key=len, reverse=True)  # remind-<seat>-<offset>: the longest id that fits
+    return next((seat for seat in ids if text == seat or text.startswith(seat + "-")), None)
+
+
+def readdress(root: Path, campaign: Campaign, players: dict[int, str]) -> list[str]:
+    """Rebuild for the seat's address in campaign.yaml every outbox message for a seat that was never delivered
+    (waiting, or refused by the server) and is addressed elsewhere: the GM corrected the address. It gets a new
+    Message-ID, so a refused one is sent again, once. Only while the seat's holder is the one the message was
+    for (a seat handed over by `pbem replace` has its mail rebuilt there). `players`: ingested message seq to
+    the seat it was about. Returns the files rebuilt."""
+    log = sent_log(root)
+    delivered = {entry["message_id"] for entry in log if not entry.get("refused")}
+    rebuilt = []
+    for name, message in _outbox_messages(root):
+        if inbox.message_id(message) in delivered:
+            continue
+        seat = _seat_of(campaign, name, players)
+        folder = name.partition("/")[0]
+        turn = int(folder[5:]) if folder.startswith("turn-") and folder[5:].isdigit() else None
+        if seat is None or turn is None:
+            continue
+        now, then = campaign.holder(seat), campaign.holder(seat, max(turn, 1))
+        address = campaign.email(seat)
+        if not now or not then or now.get("from") != then.get("from") or not address:
+            continue
+        to, old = recipients(message), inbox.message_id(message)
+        found = _FINGERPRINT.search(old)
+        if len(to) != 1 or found is None or to[0].lower() == email.utils.parseaddr(address)[1].lower():
+            continue
+        try:
+            spec = set_recipient(message, str(now.get("name") or seat), address)
+        except MailError:
+            continue
+        fresh = hashlib.sha256(f"{found.group(1)} {spec}".encode()).hexdigest()[:20]
+        del message["Message-ID"]
+        message["Message-ID"] = old[: found.start(1)] + fresh + old[found.end(1):]
+        atomic.write_file(outbox_dir(root) / name, message.as_bytes(policy=POLICY))
+        rebuilt.append(name)
+    return rebuilt
 
 
 def _reply(code: int, text: bytes | str) -> str:
@@ -168,10 +228,19 @@ def send(
         return []
     log = sent_log(root)
     delivered: list[str] = []
-    context = ssl.create_default_context()
+    try:
+        context = ssl.create_default_context(cafile=smtp.cafile)
+    except OSError as exc:
+        raise MailError(f"the SMTP CA file {smtp.cafile} cannot be read ({exc.strerror or exc})") from None
     with smtplib.SMTP(smtp.host, smtp.port, timeout=60) as server:
         if smtp.starttls:
-            server.starttls(context=context)
+            try:
+                server.starttls(context=context)
+            except ssl.SSLCertVerificationError as exc:
+                raise MailError(
+                    f"the SMTP server's certificate cannot be trusted ({exc.verify_message}); give its CA or its self-signed "
+                    "certificate with --smtp-ca-file FILE or judge: smtp_ca_file:"
+                ) from None
         if smtp.user:
             if smtp.password is None:
                 raise MailError(f"no SMTP password for {smtp.user}: set ${PASSWORD_ENV} or give --password-file")
@@ -252,4 +321,4 @@ def unsent_outdated(root: Path) -> list[str]:
     """The outbox messages never sent that are outdated now (see `outdated`)."""
     done = {entry["message_id"] for entry in sent_log(root)}
     settled = _last_turn(root)
-    return [name for name, message in _outbox_messages(root) if outdated(name, settled) and inbox.message_id(message) not in done]
+    return [name for name, message in _outbox_messages(root) if outdated(name, settled, message) and inbox.message_id(message) not in done]

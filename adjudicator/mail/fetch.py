@@ -9,11 +9,18 @@
     CAMPAIGN/mail/inbox/   a Maildir: every message fetched over IMAP, stored before the
                            server is told it was seen
 
-A message fetched over IMAP is written into mail/inbox/new/ (flushed, then renamed into place)
-before it is flagged \\Seen on the server. A kill after the store and before the flag leaves
-it unseen on the server: the next fetch finds its bytes already stored (its file name ends
-with the SHA-256 of its bytes) and only flags it. So no message is lost and none is stored
-twice; `pbem ingest` then files each message once, as from any Maildir.
+    CAMPAIGN/mail/imap.json   for each IMAP mailbox: its UIDVALIDITY and the highest UID taken
+
+A message is known by the mailbox's UIDVALIDITY and its UID, never by its \\Seen flag: the GM may
+read the mailbox in a client (which marks messages seen) before or after a tick and the judge
+still takes every message it has not stored before. Each message is written into
+mail/inbox/new/ (flushed, then renamed into place), then its UID is recorded in imap.json, and
+only then, when `judge: imap_mark_seen: true`, is it flagged \\Seen on the server. A kill after
+the store and before the record fetches the message again next time: its bytes are already
+stored (its file name ends with the SHA-256 of its bytes), so it is only recorded. A new
+UIDVALIDITY (the mailbox was rebuilt) reads the mailbox again from the start, and the same
+bytes are again not stored twice. So no message is lost and none is stored twice; `pbem ingest`
+then files each message once, as from any Maildir.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import imaplib
+import json
 import os
 import ssl
 import stat
@@ -116,11 +124,36 @@ def _mailbox_name(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def fetch_imap(root: Path, source: ImapSource, password: str, now: dt.datetime, cafile: str | None = None) -> int:
-    """Copy every unseen message of the mailbox into mail/inbox/, flagging each seen once stored.
+def _taken_path(root: Path) -> Path:
+    return compose.mail_dir(root) / "imap.json"
+
+
+def _taken(root: Path) -> dict[str, dict[str, int]]:
+    path = _taken_path(root)
+    return json.loads(path.read_bytes()) if path.is_file() else {}
+
+
+def _record_taken(root: Path, taken: dict[str, dict[str, int]]) -> None:
+    atomic.write_file(_taken_path(root), (json.dumps(taken, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def _uidvalidity(server: imaplib.IMAP4, source: ImapSource) -> int:
+    _, data = server.response("UIDVALIDITY")
+    if not data or data[0] is None:
+        data = _check(server.status(_mailbox_name(source.folder), "(UIDVALIDITY)"), "say the folder's UIDVALIDITY", source)
+        text = b" ".join(d for d in data if isinstance(d, bytes)).decode("ascii", "replace")
+        found = text.rsplit("UIDVALIDITY", 1)[-1].strip(" )")
+        return int(found.split()[0])
+    return int(data[0])
+
+
+def fetch_imap(root: Path, source: ImapSource, password: str, now: dt.datetime, cafile: str | None = None, mark_seen: bool = False) -> int:
+    """Copy every message of the mailbox not taken before (by UIDVALIDITY and UID, whatever its \\Seen
+    flag) into mail/inbox/, recording each UID once stored; flag it seen only when `mark_seen`.
     Returns how many were new to the campaign."""
     box = _ensure_maildir(root)
     stored = _stored_hashes(box)
+    taken = _taken(root)
     context = ssl.create_default_context(cafile=cafile)
     new = 0
     try:
@@ -129,15 +162,21 @@ def fetch_imap(root: Path, source: ImapSource, password: str, now: dt.datetime, 
                 server.login(source.user, password)
             except imaplib.IMAP4.error as exc:
                 raise FetchError(f"{source}: the server refused the login ({_said(exc)}); check the IMAP password") from None
-            _check(server.select(_mailbox_name(source.folder)), f"open the folder '{source.folder}'", source)
-            [found] = _check(server.uid("SEARCH", None, "UNSEEN"), "search for unseen messages", source)
-            for uid in sorted(int(u) for u in (found or b"").split()):
+            _check(server.select(_mailbox_name(source.folder), readonly=not mark_seen), f"open the folder '{source.folder}'", source)
+            validity = _uidvalidity(server, source)
+            mark = taken.get(str(source), {})
+            last = mark.get("uid", 0) if mark.get("uidvalidity") == validity else 0
+            [found] = _check(server.uid("SEARCH", None, f"UID {last + 1}:*"), "search for new messages", source)
+            # `N:*` names the last message even when its UID is below N (RFC 3501 6.4.8): keep only the new
+            for uid in sorted(u for u in (int(u) for u in (found or b"").split()) if u > last):
                 data = _check(server.uid("FETCH", str(uid), "(BODY.PEEK[])"), f"give message {uid}", source)
                 raw = next((part[1] for part in data if isinstance(part, tuple)), None)
-                if raw is None:  # expunged meanwhile by another client: nothing to keep
-                    continue
-                new += _store(box, raw, uid, now, stored)
-                _check(server.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), f"flag message {uid} as seen", source)
+                if raw is not None:  # None: expunged meanwhile by another client, nothing to keep
+                    new += _store(box, raw, uid, now, stored)
+                taken[str(source)] = {"uidvalidity": validity, "uid": uid}
+                _record_taken(root, taken)  # stored, then recorded, then (perhaps) acknowledged on the server
+                if mark_seen and raw is not None:
+                    _check(server.uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Seen)"), f"flag message {uid} as seen", source)
             server.close()
     except (OSError, imaplib.IMAP4.error) as exc:
         raise FetchError(f"{source}: {_said(exc)}; nothing was lost: what was fetched is stored, the rest is fetched next time") from None

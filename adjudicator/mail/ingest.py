@@ -92,7 +92,8 @@ class Entry:
     subject: str
     status: str
     """`filed` (its orders are in the turn folder), `superseded` (a newer message of the player is filed), `rejected`,
-    or `answered` (a command for the judge, mail/commands.py)."""
+    `answered` (a command for the judge, mail/commands.py), or `own` (mail the judge sent itself, come back to a
+    judge inbox: skipped, nothing kept, no reply)."""
     turn: int | None = None
     """The turn pending when the message was handled."""
     player: str | None = None
@@ -314,12 +315,24 @@ class _Decision:
     """The entry this one supersedes (recorded again with its new status)."""
 
 
+_AUTOMATIC_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
+_AUTORESPONDER_HEADERS = ("X-Autorespond", "X-Autoreply", "X-Auto-Response-Suppress")
+"""Headers that vacation responders and other robots set (RFC 3834 5 lists the practice; Exchange sets the last)."""
+
+
 def _automatic(message: Any, address: str, campaign: Campaign) -> str | None:
-    """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None."""
+    """Why a message must get no reply (an auto-reply, a bounce, our own mail), or None (RFC 3834: never
+    answer an automatic message, or two robots write to each other for ever)."""
     auto = inbox.header(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"an automatic message (Auto-Submitted: {_echo(auto)})"
-    if address.startswith(_AUTOMATIC_SENDERS) or inbox.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
+    precedence = inbox.header(message, "Precedence").lower()
+    if precedence in _AUTOMATIC_PRECEDENCE:
+        return f"an automatic or bulk message (Precedence: {_echo(precedence)})"
+    robot = next((name for name in _AUTORESPONDER_HEADERS if name in message), None)
+    if robot:
+        return f"an automatic message (it carries {robot})"
+    if address.startswith(_AUTOMATIC_SENDERS):
         return "an automatic or bulk message (bounce, mailing list or no-reply sender)"
     if campaign.gm_email and address == email.utils.parseaddr(campaign.gm_email)[1].lower():
         return "a message from the GM address itself"
@@ -364,6 +377,19 @@ def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument) -> str:
     return re.sub(r"""(that line reads: ["']?password["']?[ \t]*:).*""", rf"\1 {yamlsafe.HIDDEN}", text, flags=re.IGNORECASE)
 
 
+def _late(ctx: _Context, document: Any) -> str | None:
+    """Orders for a turn already adjudicated: late, said as such (not as a wrong turn number)."""
+    named = document.get("turn") if isinstance(document, dict) else None
+    if isinstance(named, bool) or not isinstance(named, int) or not 0 < named < ctx.pending or not ctx.campaign.is_adjudicated(named):
+        return None
+    manifest = ctx.campaign.turn_dir(named) / "manifest.json"
+    try:  # the moment the turn was committed: its manifest is written last, by the atomic swap
+        when = " on " + schedule.local_text(ctx.campaign.schedule, dt.datetime.fromtimestamp(manifest.stat().st_mtime, dt.UTC))
+    except OSError:
+        when = ""
+    return f"late: turn {named} was adjudicated{when}; the pending turn is {ctx.pending}"
+
+
 def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Decision:
     """Decide one new message and build the files it leaves; nothing is written here."""
     campaign = ctx.campaign
@@ -397,6 +423,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     seat_by_address = None
     if message is None:
         return reject("not a readable email message")
+    if compose.is_own(message):  # the judge's own mail come back (the GM's copies, a public report): not player mail
+        entry.status, entry.reason = "own", "the judge's own mail"
+        return decision
     automatic = _automatic(message, address, campaign)
     if automatic:
         return reject(automatic)
@@ -437,6 +466,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     if ctx.over:
         return reject("the game is over; no orders are due", seat_by_address, found.where, reply=True)
     document = as_meant(document, ctx.turn.position)
+    late = _late(ctx, document)
+    if late:
+        return reject(late, seat_by_address, found.where, reply=True)
     named = document.get("player") if isinstance(document, dict) else None
     if not isinstance(named, str) or campaign.player(named) is None:
         what = f"names the player '{_echo(str(named))[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"
@@ -498,9 +530,11 @@ def _accept(
 # -- replies ---------------------------------------------------------------------------
 
 
-def _header_lines(entry: Entry) -> list[str]:
+def _header_lines(ctx: _Context, entry: Entry) -> list[str]:
+    """The sender's message as the reply names it; its Date in the campaign's time zone, as deadlines are."""
+    when = schedule.local_text(ctx.campaign.schedule, dt.datetime.fromisoformat(entry.date)) if entry.date else "(none that counts)"
     return [
-        f"  Date:       {entry.date or '(none that counts)'}",
+        f"  Date:       {when}",
         f"  Message-ID: {_echo(entry.message_id) or '(none)'}",
         f"  Orders:     {entry.found}",
     ]
@@ -518,6 +552,8 @@ def _progress_line(ctx: _Context) -> list[str]:
 
 
 def _deadline_line(ctx: _Context) -> list[str]:
+    if ctx.over:
+        return []
     try:
         due = schedule.of_campaign(ctx.campaign, ctx.pending)
     except schedule.ScheduleError:
@@ -541,7 +577,7 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         entry.notes.append("no acknowledgement: the seat has no address in campaign.yaml" + ("" if campaign.uses_passwords else " and the campaign no passwords"))
         return {}, []
     lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
-    lines += ["Your message:", *_header_lines(entry), ""]
+    lines += ["Your message:", *_header_lines(ctx, entry), ""]
     if entry.status == "filed":
         lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({_echo(replaced.message_id or replaced.key)})." if replaced else ""))
         lines.append("If you send orders again before the turn is adjudicated, the newest message counts.")
@@ -577,7 +613,7 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, b
         return {}, []
     campaign = ctx.campaign
     lines = [f"{campaign.config.get('name')} ({campaign.game.title}): your message was NOT filed as orders.", ""]
-    lines += ["Your message:", *_header_lines(entry)[:2], ""]
+    lines += ["Your message:", *_header_lines(ctx, entry)[:2], ""]
     lines += ["Why:", f"  {entry.reason}", ""]
     lines.append("Nothing from this message is used, and any orders filed before it stand unchanged.")
     if not ctx.over:
@@ -590,12 +626,14 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, b
 def _message(ctx: _Context, entry: Entry, body: str, to: tuple[str, str], what: str) -> tuple[dict[str, bytes], list[str]]:
     campaign = ctx.campaign
     parent, references = inbox.thread_ids(ctx.message) if ctx.message is not None else ("", [])
+    # A refusal stays true when the turn is adjudicated in the same tick: only an acknowledgement
+    # ("send again before the turn is adjudicated") is outdated by it (mail/deliver.py's `outdated`).
     message = compose.make_message(
         campaign,
-        kind="ack",
+        kind="ack" if entry.status in ("filed", "superseded") else "refusal",
         turn=ctx.pending,
         to=[to],
-        subject=f"[{campaign.config.get('name')}] turn {ctx.pending}: {what}",
+        subject=compose.reply_subject(campaign, ctx.pending, ctx.over, what),
         body=body,
         in_reply_to=parent,
         references=references,
