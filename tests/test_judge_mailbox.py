@@ -313,3 +313,19 @@ def test_campaigns_sharing_a_source_are_warned_of(tmp_path: Path, capsys: pytest
     assert code == 0 and "warning:" in out and "spies.mbox is the mail source of" in out, out
     code, out = tick(capsys, spies, now="2026-12-01T12:05+00:00")
     assert "warning" not in out
+
+
+def test_every_message_the_judge_sends_says_auto_generated(tmp_path: Path) -> None:
+    """Design 15: replies included, every message carries Auto-Submitted: auto-generated."""
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.mail import compose
+
+    root = tmp_path / "spies"
+    from adjudicator.campaign.create import create
+
+    create(root, "secrets", [{"id": "tony", "name": "Tony", "email": "tony@example.org"}, {"id": "sue", "name": "Sue", "email": "sue@example.org"},
+                             {"id": "ann", "name": "Ann", "email": "ann@example.org"}], seed="auto", gm_email="gm@example.org", passwords=False)
+    campaign = Campaign.open(root)
+    for kind in ("ack", "refusal", "report", "remind", "press", "welcome"):
+        message = compose.make_message(campaign, kind=kind, turn=1, to=[("Tony", "tony@example.org")], subject="s", body="b\n")
+        assert message["Auto-Submitted"] == "auto-generated", kind

@@ -117,7 +117,7 @@ def make_message(
     if in_reply_to:
         message["In-Reply-To"] = _MsgIdHeader("In-Reply-To", [in_reply_to])
         message["References"] = _MsgIdHeader("References", list(references) or [in_reply_to])
-    message["Auto-Submitted"] = "auto-replied" if kind in ("ack", "refusal") else "auto-generated"
+    message["Auto-Submitted"] = "auto-generated"  # every message the judge sends, replies too (design 15)
     message["X-Pbem-Campaign"] = _slug(str(campaign.config.get("name", "")))
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     return message
