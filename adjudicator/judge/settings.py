@@ -24,7 +24,8 @@ from ..campaign.folder import Campaign, CampaignError
 from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
-_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
+_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after",
+         "start", "takeover", "absences", "absence_budget", "preview")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -100,7 +101,7 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             _flag(section, "early", True),
             grace,
             offsets,
-            _flag(section, "mail_passwords", False),
+            _flag(section, "mail_passwords", "signup" in campaign.config),  # a sign-up campaign: nobody but the player sees it
         )
     except JudgeSettingsError as exc:
         raise JudgeSettingsError(where + str(exc)) from None
