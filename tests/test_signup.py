@@ -150,3 +150,32 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     assert code == 0 and "Started" in out, out
     code, out = pbem(capsys, "start", root, "--now", "2026-12-02T13:00+00:00")
     assert code == 1 and "already started" in out
+
+
+def test_resign_needs_the_password_and_leaves_the_seat_to_the_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judgekit import campaign as running
+
+    root = running(tmp_path, passwords=True)
+    text = (root / "campaign.yaml").read_text()
+    (root / "campaign.yaml").write_text("# kept\n" + text)
+    box = tmp_path / "spies.mbox"
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("david@example.org", "resign", n=1))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "david" not in signup.vacant(Campaign.open(root))
+    append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=2))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
+    assert code == 0, out
+    campaign = Campaign.open(root)
+    assert signup.vacant(campaign) == {"david": 1}
+    assert campaign.config["standins"]["david"] == {"on": True, "from": 1}
+    assert (root / "campaign.yaml").read_text().startswith("# kept\n")
+    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
+    assert any("NOT answered" in body and "password" in body for body in replies.values())
+    assert any("your resignation is recorded" in body and "seat david is vacant" in body for body in replies.values())
+    code, out = pbem(capsys, "status", root)
+    assert "stand-in" in out
+    append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=3))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:10+00:00")
+    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
+    assert any("already vacant since turn 1" in body for body in replies.values())

@@ -381,3 +381,26 @@ def start_mode(campaign: Campaign) -> str:
     if mode not in ("full", "gm"):
         raise CampaignError(f"{campaign.root / 'campaign.yaml'}: judge.start: '{mode}' is not full or gm")
     return str(mode)
+
+
+# -- the seat's life after the start -----------------------------------------------------------
+
+
+def vacant(campaign: Campaign) -> dict[str, int]:
+    """Seats whose player resigned: seat -> the first turn the seat is vacant (the stand-in plays it)."""
+    section = campaign.config.get(KEY)
+    found = section.get("vacant") if isinstance(section, dict) else None
+    return {str(k): int(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def resign(campaign: Campaign, seat: str, pending: int) -> None:
+    """The seat is vacant from `pending`: the stand-in plays it (campaign.yaml `standins:`, as
+    `pbem standin SEAT on` writes it) until someone takes it over. The caller holds the lock."""
+    from .standins import settings as standin_word
+
+    if seat in vacant(campaign):
+        raise SignupError(f"the seat {seat} is already vacant since turn {vacant(campaign)[seat]}")
+    section = dict(campaign.config.get(KEY) or {"seats": len(campaign.players), "observers": []})
+    section["vacant"] = {**vacant(campaign), seat: pending}
+    word = {**standin_word(campaign), seat: {"on": True, "from": pending}}
+    write_config(campaign, {KEY: section, "standins": dict(sorted(word.items()))})
