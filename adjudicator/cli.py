@@ -33,12 +33,14 @@ from .commands import (
     show,
     standin,
     site,
+    start,
     status,
 )
 from .commands.console import Failure, err, os_problem
 
 COMMANDS: dict[str, ModuleType] = {
     "new": new,
+    "start": start,
     "status": status,
     "check": check,
     "adjudicate": adjudicate,

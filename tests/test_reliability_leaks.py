@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 from pathlib import Path
 from typing import Any
 
@@ -192,3 +193,42 @@ def test_no_password_seed_or_address_reaches_a_player(game_id: str, tmp_path: Pa
             assert password not in everything, f"{player}'s password reached {reader}"
             if player != reader:
                 assert f"{player}@example.org" not in everything, f"{player}'s address reached {reader}"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_sign_up_replies_and_welcomes_hold_only_the_readers_own(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: join, leave, list, observe replies and the welcome at the start each reach one address,
+    and name no other player's address or password, no hash and not the seed."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-5d2a10"
+    assert main(["new", str(root), "--game", game_id, "--open", str(count), "--gm-email", "gm@example.org", "--seed", seed]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"judge:\n  inbox: [{tmp_path / 'in'}]\n")
+    (tmp_path / "in").mkdir()
+    ids = DEMO_NAMES[: count + 1]
+    senders = [*ids, "watcher", "stranger"]
+    words = {**{p: f"join {p}" for p in ids}, "watcher": "observe", "stranger": "list"}
+    for number, who in enumerate(senders):
+        (tmp_path / "in" / f"{number:02d}-{who}.eml").write_bytes(
+            f"From: {who}@example.org\nSubject: hi\nMessage-ID: <{who}@x>\n\n{words[who]}\n".encode())
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    out = capsys.readouterr().out
+    assert "started" in out, out
+    passwords = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    assert sorted(passwords) == sorted(ids[:count])
+    received: dict[str, list[str]] = {}
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        received.setdefault(email.utils.parseaddr(str(message["To"]))[1], []).append(_decoded(path))
+    assert {f"{p}@example.org" for p in senders} <= set(received), sorted(received)
+    for reader, texts in received.items():
+        everything = "\n".join(texts)
+        assert seed not in everything and "scrypt$" not in everything
+        for player in senders:
+            if f"{player}@example.org" != reader:
+                assert f"{player}@example.org" not in everything, f"{player}'s address reached {reader}"
+        for player, password in passwords.items():
+            if f"{player}@example.org" != reader:
+                assert password not in everything, f"{player}'s password reached {reader}"

@@ -102,6 +102,7 @@ def create(
     passwords: bool = True,
     gm_email: str | None = None,
     name: str | None = None,
+    open_seats: int | None = None,
 ) -> Campaign:
     """Build the whole campaign in a dot-named folder beside ROOT, then rename it into place.
     A refusal or a failure leaves nothing behind: no campaign, no staging folder, and none of the
@@ -110,7 +111,13 @@ def create(
     game = games.get(game_id)
     chosen = parse_options(game, list(options))
     cap = chosen.get("max_players", game.max_players)
-    if not game.min_players <= len(players) <= cap:
+    if open_seats is not None:  # a sign-up campaign (campaign/signup.py): N seats, the players given take the first
+        if not game.min_players <= open_seats <= cap:
+            takes = f"exactly {cap}" if game.min_players == cap else f"{game.min_players} to {cap}"
+            raise CampaignError(f"--open {open_seats}: {game.title} takes {takes} players")
+        if len(players) > open_seats:
+            raise CampaignError(f"--players names {len(players)} players, more than the {open_seats} seats of --open")
+    elif not game.min_players <= len(players) <= cap:
         takes = f"exactly {cap}" if game.min_players == cap else f"{game.min_players} to {cap}"
         raise CampaignError(f"{game.title} takes {takes} players, not {len(players)}")
     _check_addresses(players, gm_email)
@@ -137,6 +144,8 @@ def create(
     }
     if gm_email:
         config["gm_email"] = gm_email
+    if open_seats is not None:
+        config["signup"] = {"seats": open_seats, "waiting": [], "observers": []}
     config["players"] = entries
 
     files = {"campaign.yaml": b"# pbem-adjudicator campaign settings\n" + dump_yaml(config)}
@@ -152,6 +161,11 @@ def create(
         write_tree(staging, files)
         os.chmod(staging / "gm", 0o700)
         campaign = Campaign(staging, config, game)
+        if open_seats is not None:  # no opening until the start deals it (campaign/signup.py)
+            if root.exists():
+                root.rmdir()
+            os.rename(staging, root)
+            return Campaign(root, config, game)
         setup = new_setup(config["name"], game, entries, chosen, seed, passwords)
         try:
             out = opening(campaign, setup, seed, Renderer(game.id, None))

@@ -45,6 +45,18 @@ class CampaignError(ValueError):
     """The folder is not a usable campaign; the message says why."""
 
 
+class SigningUp(CampaignError):
+    """The campaign is open for sign-up (campaign/signup.py): it has no turn until the game starts."""
+
+    def __init__(self, campaign: "Campaign") -> None:
+        section = campaign.config["signup"]
+        seats = section.get("seats", "?")
+        super().__init__(
+            f"{campaign.root} is signing up ({len(campaign.config['players'])} of {seats} seats taken): it has no turn "
+            "until the game starts (when the last seat is filled, or by pbem start; pbem status shows who joined)"
+        )
+
+
 def turn_name(turn: int) -> str:
     return f"turn-{turn:03d}"
 
@@ -533,6 +545,8 @@ class Campaign:
         while self.is_adjudicated(turn + 1):
             turn += 1
         if not self.is_adjudicated(0):
+            if isinstance(self.config.get("signup"), dict):  # campaign/signup.py: open, not dealt yet
+                raise SigningUp(self)
             raise CampaignError(f"{self.root} has no adjudicated opening (turn-000/manifest.json)")
         broken = self.chain_break(turn)
         if broken is not None:
@@ -592,6 +606,8 @@ class Campaign:
 
     def setup_record(self) -> dict[str, Any]:
         path = self.turn_dir(0) / "setup.json"
+        if not path.is_file() and isinstance(self.config.get("signup"), dict):
+            raise SigningUp(self)
         record = read_json_object(path, SETUP_FIELDS)
         players = record["players"]
         if not all(isinstance(p, dict) and "name" in p for p in players):

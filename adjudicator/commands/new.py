@@ -13,7 +13,8 @@ HELP = "create a campaign and its opening reports"
 def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", help="the campaign folder to create (it must not exist, or be empty)")
     p.add_argument("--game", required=True, help=f"the game: {game_list()}")
-    p.add_argument("--players", required=True, help="comma-separated ids, each optionally id=email")
+    p.add_argument("--players", help="comma-separated ids, each optionally id=email (required without --open)")
+    p.add_argument("--open", type=int, metavar="N", help="a sign-up campaign of N seats: players join by mail (docs/email-workflow.md)")
     p.add_argument("--names", help="display names, e.g. tony=Tony Stark,sue=Sue (default: the ids)")
     p.add_argument("--gm-email", metavar="EMAIL", help="the GM's address: the From of mailed reports, a copy of each public report")
     p.add_argument("--seed", help="fix the seed (tests, demos, announced tournaments only)")
@@ -52,7 +53,9 @@ class _WithGameOptions(argparse.HelpFormatter):
 def run(args: argparse.Namespace) -> int:
     from ..campaign.create import create, parse_players
 
-    players = parse_players(args.players)
+    if args.players is None and args.open is None:
+        raise Failure("pbem new needs --players, or --open N for a campaign that players join by mail")
+    players = parse_players(args.players or "")
     for pair in args.names.split(",") if args.names else []:
         player_id, _, name = pair.partition("=")
         entry = next((p for p in players if p["id"] == player_id.strip()), None)
@@ -68,8 +71,14 @@ def run(args: argparse.Namespace) -> int:
         passwords=not args.no_passwords,
         gm_email=args.gm_email,
         name=args.name,
+        open_seats=args.open,
     )
     out = console()
+    if args.open is not None:
+        out.print(f"Created {campaign.game.title} campaign [bold]{literal(campaign.config['name'])}[/] in {literal(campaign.root)}, open for sign-up: {len(campaign.players)} of {args.open} seats taken")
+        out.print(f"Seed commitment (publish it): {campaign.config['seed_commitment']}")
+        out.print("Players join by mail (join NAME); the game starts when the last seat is filled (judge: start: full), or with pbem start (judge: start: gm).", markup=False)
+        return 0
     out.print(f"Created {campaign.game.title} campaign [bold]{literal(campaign.config['name'])}[/] in {literal(campaign.root)}")
     out.print(f"Seed commitment (publish it): {campaign.config['seed_commitment']}")
     if args.seed is not None:

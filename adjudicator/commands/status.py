@@ -19,10 +19,12 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from ..campaign import pending
+    from ..campaign import pending, signup
     from ..campaign.folder import Campaign
 
     campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
+    if signup.is_open(campaign):
+        return _print_signup(campaign, args.json)
     game = campaign.game
     turn = pending.read(campaign)
     state = turn.state
@@ -58,6 +60,30 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"[yellow]Will not be read:[/] orders/{literal(name)} ({literal(why)})")
     _print_deadline(out, turn)
     _print_absences(out, turn)
+    return 0
+
+
+def _print_signup(campaign: Any, as_json: bool) -> int:
+    """An open campaign (campaign/signup.py): seats taken of N, who joined, the waiting list's length."""
+    import json
+
+    from ..campaign import signup
+
+    document = signup.status_json(campaign)
+    if as_json:
+        print(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
+        return 0
+    out = console()
+    taken = len(document["players"])
+    out.print(f"{campaign.config['name']} ({campaign.game.title}): signing up, {taken} of {document['seats']} seats taken", markup=False)
+    for entry in campaign.players:
+        out.print(f"  {entry['id']} ({entry['name']})" if entry["name"] != entry["id"] else f"  {entry['id']}", markup=False)
+    if document["waiting"]:
+        out.print(f"Waiting list: {plural(document['waiting'], 'player')}", markup=False)
+    if document["start"] == "gm":
+        out.print("The game starts when the GM runs pbem start (judge: start: gm).", markup=False)
+    else:
+        out.print("The game starts on the judge's tick that fills the last seat (or pbem start sooner).", markup=False)
     return 0
 
 

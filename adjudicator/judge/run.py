@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..campaign import pending, schedule
+from ..campaign import pending, schedule, signup
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
@@ -40,6 +40,7 @@ from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import letters, quiet
+from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
 JUDGE_LOCK = ".judge.lock"
@@ -282,6 +283,12 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
 
 
 def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick) -> None:
+    if signup.is_open(Campaign.open(root)):  # sign-up (judge/signup.py): its mail, and the start once full
+        _fetch(root, read_settings(Campaign.open(root)), now, result)
+        with atomic.locked(root):
+            if signup_tick.tick(root, now, result.done):
+                result.refused = _send(root, smtp, now, result) if smtp is not None else None
+                return
     with atomic.locked(root):
         campaign = prepare(root)
         settings = read_settings(campaign)

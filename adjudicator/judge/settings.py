@@ -27,7 +27,8 @@ from ..campaign.folder import Campaign, CampaignError
 from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
-_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
+_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
+         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -106,7 +107,7 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             _flag(section, "early", True),
             grace,
             offsets,
-            _flag(section, "mail_passwords", False),
+            _flag(section, "mail_passwords", "signup" in campaign.config),  # a sign-up campaign: nobody but the player sees it
             _flag(section, "imap_mark_seen", False),
             _path(section, "smtp_ca_file", campaign.root),
             _flag(section, "gm_digest", True),

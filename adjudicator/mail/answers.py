@@ -100,6 +100,7 @@ def command_list(campaign: Campaign) -> list[str]:
     if mode == "grey":
         lines.append("  press anonymous TO...  the same, without your name")
     lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
+    lines.append("  resign             give up your seat; the stand-in plays it until a new player takes it over")
     return lines
 
 

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
-from ..campaign import absences
+from ..campaign import absences, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import Pending
 from ..common import atomic, yamlsafe
 from . import answers, compose, inbox, press
 
-WORDS = ("help", "status", "orders", "check", "report", "press", "absence")
-_ALONE = frozenset({"help", "status", "orders", "check"})
+WORDS = ("help", "status", "orders", "check", "report", "press", "absence", "resign")
+_ALONE = frozenset({"help", "status", "orders", "check", "resign"})
 """Commands that take no arguments: a line with more words after them is not the command."""
 
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
@@ -287,10 +287,12 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
             press.keep(root, relayed.record)
             compose.write_outbox(root, relayed.files)
         body = f"{desk.title}: {relayed.receipt}\n"
+    elif command.word == "resign":
+        body = _resign(inbound, seat)
     else:
         body, files = _absence(inbound, seat, command.arguments)
     compose.write_outbox(root, files)
-    entry.reason = body.split("\n", 1)[0].removeprefix(f"{desk.title}: ")[:200] if command.word in ("press", "absence") else f"answered {command.word}"
+    entry.reason = body.split("\n", 1)[0].removeprefix(f"{desk.title}: ")[:200] if command.word in ("press", "absence", "resign") else f"answered {command.word}"
     entry.acknowledged = _reply(inbound, seat, what, body)
     return entry
 
@@ -318,6 +320,21 @@ def _absence(inbound: Inbound, seat: str, arguments: str) -> tuple[str, dict[str
         return f"{desk.title}: your absence request could not be passed on (the campaign has no GM address); write to the GM.\n", {}
     files = {f"{turn_name(desk.pending)}/absence-{inbound.seq:05d}.eml": compose.to_bytes(message)}
     return f"{desk.title}: your absence request ({start.isoformat()} to {end.isoformat()}) was passed to the GM, who decides; granted absences are listed in the status reply.\n", files
+
+
+def _resign(inbound: Inbound, seat: str) -> str:
+    """The seat vacant from the pending turn (campaign/signup.py), recorded before this answer is written."""
+    desk = inbound.desk
+    if desk.over:
+        return f"{desk.title}: the game is over; there is no seat to resign.\n"
+    try:
+        signup.resign(desk.campaign, seat, desk.pending)
+    except signup.SignupError as exc:
+        return f"{desk.title}: your resignation was NOT recorded: {exc}.\n"
+    return (
+        f"{desk.title}: your resignation is recorded. From turn {desk.pending} the seat {seat} is vacant: "
+        "the stand-in plays it until a new player takes it over.\nThank you for playing.\n"
+    )
 
 
 def not_understood(inbound: Inbound, entry: Any, why: str) -> Any:

@@ -1,0 +1,42 @@
+"""The judge's tick for a campaign open for sign-up (design 16): its mail read for `join`,
+`leave`, `list`, `observe`, and the start when the last seat is filled (`judge: start: full`,
+the default; `start: gm` waits for `pbem start`).
+
+Once started, the campaign is a campaign like any other: the rest of the same tick (judge/run.py)
+welcomes each player with their opening report, the first deadline and, in a sign-up campaign
+with passwords, their own password (judge/settings.py: `mail_passwords` defaults to true there).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from ..campaign import signup
+from ..campaign.folder import Campaign
+from ..mail import fetch
+from ..mail.signup import handle_sources
+from .settings import read_settings
+
+
+def tick(root: Path, now: dt.datetime, done: list[str]) -> bool:
+    """Read the open campaign's new mail and start it when it is full; whether it is still open.
+    The caller holds the campaign lock (and has fetched IMAP mail into mail/inbox/)."""
+    campaign = Campaign.open(root)
+    if not signup.is_open(campaign):
+        return False
+    settings = read_settings(campaign)
+    sources = [s for s in settings.inbox if isinstance(s, Path) and s.exists()]
+    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox) and fetch.inbox_dir(root).exists():
+        sources.append(fetch.inbox_dir(root))
+    handled = handle_sources(root, sources, now) if sources else []
+    if handled:
+        done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")
+    done.extend(h.said for h in handled if h.said)
+    campaign = Campaign.open(root)
+    state = signup.read(campaign)
+    if state.full and signup.start_mode(campaign) == "full":
+        started = signup.start(root, now)
+        done.append(f"started with {len(started.players)} players" + (f", turn 1 due {started.deadline}" if started.deadline else ""))
+        return False
+    return True

@@ -1,0 +1,181 @@
+"""Sign-up by mail (design 16, issue 27): pbem new --open, join/leave/list/observe, the start."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.campaign import signup
+from adjudicator.campaign.folder import Campaign
+from adjudicator.cli import main
+from judgekit import append_mbox
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def mail(sender: str, first_line: str, subject: str = "hello", n: int = 0) -> bytes:
+    return (
+        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <m{n}.{abs(hash(first_line))}@x>\n"
+        "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n"
+        f"Date: Tue, 01 Dec 2026 10:00:00 +0000\n\n{first_line}\n"
+    ).encode()
+
+
+def open_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str], seats: int = 3, judge: dict[str, Any] | None = None,
+                  schedule: dict[str, Any] | None = None, extra: tuple[str, ...] = ()) -> Path:
+    root = tmp_path / "spies"
+    code, out = pbem(capsys, "new", root, "--game", "secrets", "--open", seats, "--gm-email", "gm@example.org", "--seed", "s", *extra)
+    assert code == 0, out
+    text = (root / "campaign.yaml").read_text()
+    text = text.replace("gm_email:", "# the GM's own comment\ngm_email:")
+    settings = {"inbox": [str(tmp_path / "in.mbox")], **(judge or {})}
+    text += yaml.safe_dump({"judge": settings})
+    if schedule:
+        text += yaml.safe_dump({"schedule": schedule})
+    (root / "campaign.yaml").write_text(text)
+    (tmp_path / "in.mbox").write_bytes(b"")
+    return root
+
+
+def outbox(root: Path) -> dict[str, email.message.EmailMessage]:
+    found = {}
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        found[path.relative_to(root / "mail" / "outbox").as_posix()] = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    return found
+
+
+def test_seat_ids_are_valid_and_unique_whatever_the_address() -> None:
+    assert signup.seat_id(signup.local_part("Jean.Dupont+pbem@example.org"), set()) == "jean-dupont"
+    assert signup.seat_id("jean-dupont", {"jean-dupont"}) == "jean-dupont-2"
+    assert signup.seat_id("José Ñandú", set()) == "jose-nandu"
+    assert signup.seat_id("42", set()) == "p-42"
+    assert signup.seat_id("", set()) == "player"
+    assert signup.seat_id("All", set()) == "all-player"
+    assert signup.seat_id("x" * 80, set()) == "x" * 36
+    assert signup.seat_id("日本", set()) == "player"
+
+
+def test_an_open_campaign_is_signing_up_for_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = open_campaign(tmp_path, capsys)
+    code, out = pbem(capsys, "status", root)
+    assert code == 0 and "signing up, 0 of 3 seats taken" in out
+    for command in (["adjudicate", root], ["report", root], ["show", root, "--json"], ["audit", root], ["mail", root]):
+        code, out = pbem(capsys, *command)
+        assert code == 1 and "is signing up (0 of 3 seats taken)" in out, (command, out)
+    code, out = pbem(capsys, "start", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 1 and "takes 3 to 6 players and 0 have joined" in out
+
+
+def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = open_campaign(tmp_path, capsys, schedule={"timezone": "UTC", "start": "3 days", "every": "7 days"})
+    box = tmp_path / "in.mbox"
+    append_mbox(box, mail("Jean.Dupont+pbem@example.org", "join"))
+    append_mbox(box, mail("stranger@example.org", "leave"))
+    append_mbox(box, mail("sue@example.org", "join Sue Storm"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "jean-dupont joined" in out and "sue-storm joined" in out, out
+    assert "# the GM's own comment" in (root / "campaign.yaml").read_text()
+    code, out = pbem(capsys, "status", root)
+    assert "2 of 3 seats taken" in out and "jean-dupont" in out
+    replies = outbox(root)
+    assert len(replies) == 2  # the stranger's leave gets nothing
+    assert "you hold the seat 'jean-dupont'" in replies["turn-000/signup-00001.eml"].get_content()
+    append_mbox(box, mail("bob@example.org", "join Bob"))
+    append_mbox(box, mail("carl@example.org", "join Carl"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")
+    assert code == 0 and "started with 3 players, turn 1 due" in out and "carl on the waiting list (place 1)" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.last_turn == 0 and [p["id"] for p in campaign.players] == ["jean-dupont", "sue-storm", "bob"]
+    assert campaign.config["schedule"]["start"] == "2026-12-05 12:00"
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    welcomes = {k: m for k, m in outbox(root).items() if "welcome" in k}
+    assert sorted(welcomes) == ["turn-000/welcome-bob.eml", "turn-000/welcome-jean-dupont.eml", "turn-000/welcome-sue-storm.eml"]
+    for seat, message in welcomes.items():
+        seat = seat.removeprefix("turn-000/welcome-").removesuffix(".eml")
+        body = message.get_content()
+        assert f"Your password: {passwords[seat]}" in body
+        assert all(passwords[other] not in body for other in passwords if other != seat)
+        assert "Saturday 5 December 2026, 12:00" in body
+    code, out = pbem(capsys, "status", root)
+    assert code == 0 and "turn 1" in out
+
+
+def test_a_kill_before_the_record_seats_nobody_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = open_campaign(tmp_path, capsys, seats=4)
+    box = tmp_path / "in.mbox"
+    append_mbox(box, mail("ann@example.org", "join Ann"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert "ann joined" in out
+    (root / "mail" / "ingest.jsonl").unlink()  # as if killed before the message was recorded
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
+    assert code == 0 and [p["id"] for p in Campaign.open(root).players] == ["ann"]
+    assert len(outbox(root)) == 1
+
+
+def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = open_campaign(tmp_path, capsys, seats=4, judge={"start": "gm"})
+    box = tmp_path / "in.mbox"
+    append_mbox(box, mail("ann@example.org", "join Ann"))
+    append_mbox(box, mail("ann2@example.org", "join ANN"))
+    append_mbox(box, mail("eve@example.org", "join Ev\u202ee"))
+    append_mbox(box, mail("all@example.org", "join"))
+    for n in range(5):
+        append_mbox(box, mail("flood@example.org", "list", n=n))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0, out
+    players = Campaign.open(root).players
+    assert [p["id"] for p in players] == ["ann", "all-player"]
+    replies = {k: m.get_content() for k, m in outbox(root).items()}
+    assert "already the id of 'ann'" in replies["turn-000/signup-00002.eml"]  # ANN: the id is unique, the name not
+    assert "invisible formatting character" in replies["turn-000/signup-00003.eml"]
+    lists = [k for k, body in replies.items() if "The campaigns of this judge" in body]
+    assert len(lists) == 1 and "flood@example.org" not in replies[lists[0]] and "ann@" not in replies[lists[0]]
+    assert "2 of 4 seats taken" in replies[lists[0]]
+    append_mbox(box, mail("bob@example.org", "join Bob"))
+    append_mbox(box, mail("cy@example.org", "join Cy"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")  # full, but start: gm: the judge waits
+    assert Campaign.open(root).is_adjudicated(0) is False
+    code, out = pbem(capsys, "start", root, "--now", "2026-12-02T13:00+00:00")
+    assert code == 0 and "Started" in out, out
+    code, out = pbem(capsys, "start", root, "--now", "2026-12-02T13:00+00:00")
+    assert code == 1 and "already started" in out
+
+
+def test_resign_needs_the_password_and_leaves_the_seat_to_the_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judgekit import campaign as running
+
+    root = running(tmp_path, passwords=True)
+    text = (root / "campaign.yaml").read_text()
+    (root / "campaign.yaml").write_text("# kept\n" + text)
+    box = tmp_path / "spies.mbox"
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("david@example.org", "resign", n=1))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "david" not in signup.vacant(Campaign.open(root))
+    append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=2))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
+    assert code == 0, out
+    campaign = Campaign.open(root)
+    assert signup.vacant(campaign) == {"david": 1}
+    assert campaign.config["standins"]["david"] == {"on": True, "from": 1}
+    assert (root / "campaign.yaml").read_text().startswith("# kept\n")
+    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
+    assert any("NOT answered" in body and "password" in body for body in replies.values())
+    assert any("your resignation is recorded" in body and "seat david is vacant" in body for body in replies.values())
+    code, out = pbem(capsys, "status", root)
+    assert "stand-in" in out
+    append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=3))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:10+00:00")
+    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
+    assert any("already vacant since turn 1" in body for body in replies.values())
