@@ -278,6 +278,29 @@ class Pending:
             return Submission(player or "?", "rejected", source, [Problem("(the whole file)", f"could not be checked ({type(exc).__name__})")])
 
 
+class OnPending:
+    """For a value that holds the pending turn as `turn` (a mail command's desk, an ingest slice):
+    the campaign, the turn's number, its state and whether the game is over, named once."""
+
+    turn: Pending
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.turn.campaign
+
+    @property
+    def pending(self) -> int:
+        return self.turn.number
+
+    @property
+    def state(self) -> State:
+        return self.turn.state
+
+    @property
+    def over(self) -> bool:
+        return self.turn.over
+
+
 def read(campaign: Campaign) -> Pending:
     """The pending turn of a campaign, read once (a campaign that is over gives its last state and no files)."""
     last = campaign.last_turn

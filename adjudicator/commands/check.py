@@ -57,7 +57,7 @@ def _load(data: bytes) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..common import ordertext, yamlsafe
+    from ..common import yamlsafe
 
     path = Path(args.file)
     checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
-from ..campaign.pending import Pending
+from ..campaign.pending import OnPending, Pending
 from ..campaign.pipeline import Submission
 from ..common.resources import resource_path
-from ..games.base import State
 from ..publish.render import Renderer
 from . import press
 
@@ -27,29 +26,13 @@ GUIDE = "docs/players.md (the player's guide)"
 
 
 @dataclass
-class Desk:
+class Desk(OnPending):
     """What every answer is built from: the pending turn as read once (campaign/pending.py) and the
     moment (None: unknown; then no time left is said). Each answer takes the asking seat; it reads
     the state only through the game's view of that seat, its `due` and its `phase`."""
 
     turn: Pending
     now: dt.datetime | None = None
-
-    @property
-    def campaign(self) -> Campaign:
-        return self.turn.campaign
-
-    @property
-    def pending(self) -> int:
-        return self.turn.number
-
-    @property
-    def state(self) -> State:
-        return self.turn.state
-
-    @property
-    def over(self) -> bool:
-        return self.turn.over
 
     @property
     def granted(self) -> list[absences.Absence]:
@@ -150,7 +133,7 @@ def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
 
 
 def status_reply(desk: Desk, seat: str) -> str:
-    game, campaign = desk.campaign.game, desk.campaign
+    game = desk.campaign.game
     lines = [f"{desk.title}: status for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
         winners = ", ".join(desk.name(p) for p in game.winners(desk.state))

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from ..campaign import absences, signup
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.pending import Pending
+from ..campaign.pending import OnPending, Pending
 from ..common import atomic, yamlsafe
 from . import answers, compose, inbox, press
 
@@ -176,7 +176,7 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
 
 
 @dataclass
-class Inbound:
+class Inbound(OnPending):
     """A message being handled by ingest: what its answer needs."""
 
     turn: Pending
@@ -194,14 +194,6 @@ class Inbound:
     with passwords one player may write from as many addresses as they like)."""
     limit: int = 0
     """The most messages of one seat read for one turn (0: no limit)."""
-
-    @property
-    def campaign(self) -> Campaign:
-        return self.turn.campaign
-
-    @property
-    def pending(self) -> int:
-        return self.turn.number
 
     @cached_property
     def desk(self) -> answers.Desk:

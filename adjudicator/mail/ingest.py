@@ -52,11 +52,10 @@ from typing import Any
 from ..campaign import schedule
 from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
-from ..campaign.pending import Pending, Verdict, check
+from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant
 from ..common import atomic, ordertext, yamlsafe
-from ..games.base import State
 from ..publish.render import Renderer
 from . import commands, compose, inbox
 
@@ -266,7 +265,7 @@ def newer(a: Entry, b: Entry) -> bool:
 
 
 @dataclass
-class _Context:
+class _Context(OnPending):
     turn: Pending
     """The pending turn as read at the start of the slice, with every file this slice has filed since."""
     book: _Book
@@ -274,22 +273,6 @@ class _Context:
     message: Any = None
     """The message being handled (for the threading headers of its reply)."""
     _verdict: Verdict | None = None
-
-    @property
-    def campaign(self) -> Campaign:
-        return self.turn.campaign
-
-    @property
-    def pending(self) -> int:
-        return self.turn.number
-
-    @property
-    def state(self) -> State:
-        return self.turn.state
-
-    @property
-    def over(self) -> bool:
-        return self.turn.over
 
     @property
     def verdict(self) -> Verdict:
