@@ -37,7 +37,7 @@ from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest
-from . import letters, quiet
+from . import letters, notify, quiet
 from .settings import JudgeSettings, read_settings
 
 JUDGE_LOCK = ".judge.lock"
@@ -285,6 +285,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
+    notify.post_turns(root, result.done)  # judge: notify: (judge/notify.py)
     if refusal:
         result.refused = refusal
     elif problem:

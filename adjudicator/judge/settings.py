@@ -24,7 +24,7 @@ from ..campaign.folder import Campaign, CampaignError
 from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
-_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after")
+_KEYS = ("inbox", "imap_password_file", "imap_ca_file", "early", "grace", "remind", "mail_passwords", "press", "press_copy_gm", "abandon_after", "notify")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
