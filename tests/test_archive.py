@@ -409,3 +409,16 @@ def test_an_export_that_would_not_audit_is_not_written(played: Campaign, tmp_pat
     report.write_text(report.read_text() + "tampered\n")
     assert main(["export", str(root), str(tmp_path / "out")]) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c"], "neither the export nor its staging folder is left"
+
+
+def test_a_rebuilt_site_renders_only_the_boards_that_changed(played: Campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    first = site_files(played.root, out)
+    (out / "turn-001.svg").write_text("changed")  # as if turn 1 had been drawn differently before
+    drawn: list[str] = []
+    from adjudicator.publish import site as site_module
+
+    real = site_module.png
+    monkeypatch.setattr(site_module, "png", lambda svg: drawn.append(svg) or real(svg))
+    assert site_files(played.root, out) == first
+    assert len(drawn) == 1, "only turn 1's PNG is drawn again"

@@ -128,7 +128,11 @@ def write_site(root: Path, out: Path) -> SiteSummary:
         replace_file(out / name, data)
         written.add(name)
 
-    summary = build(archive, records(campaign, revealed), write)
+    def kept(name: str) -> bytes | None:
+        path = out / name
+        return path.read_bytes() if path.is_file() else None
+
+    summary = build(archive, records(campaign, revealed), write, kept)
     _remove_stale(out, written)
     settle([out])  # one flush for every page (a page is rewritten whole by the next build anyway)
     return summary

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .svg import SERIES, Drawing, fit
+from .svg import SERIES, Drawing
 
 SHOWN = SERIES
 """Players drawn at most: the leaders at the end (a chart of thousands of lines says nothing);

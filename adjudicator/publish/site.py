@@ -99,8 +99,13 @@ def _templates() -> Any:
     return Renderer("site").env
 
 
-def build(archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, bytes], None]) -> SiteSummary:
-    """Write every page of the site through `write(relative path, bytes)`, turn pages first, the index last."""
+def build(
+    archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, bytes], None], kept: Callable[[str], bytes | None] = lambda name: None
+) -> SiteSummary:
+    """Write every page of the site through `write(relative path, bytes)`, turn pages first, the index last.
+
+    `kept(name)` gives a file a former build wrote (or None): a board whose SVG is unchanged keeps
+    its PNG, so rebuilding the site after each turn renders the new turn's PNG, not every turn's."""
     env = _templates()
     paint = painter(archive.game_id)
     summary = SiteSummary()
@@ -120,8 +125,10 @@ def build(archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, b
 
     def finish(record: TurnRecord, following: int | None) -> None:
         board = paint.board(record.view, f"board-{record.number}").svg()
+        before = kept(turn_file(record.number, "png"))
+        unchanged = before is not None and kept(turn_file(record.number, "svg")) == board.encode("utf-8")
         emit(turn_file(record.number, "svg"), board)
-        emit(turn_file(record.number, "png"), png(board))
+        emit(turn_file(record.number, "png"), before if unchanged and before is not None else png(board))
         hidden = paint.board(record.revealed.state, f"hidden-{record.number}").svg() if record.revealed else None
         emit(
             turn_file(record.number, "html"),

@@ -148,9 +148,3 @@ def legend(d: Drawing, y: float, items: list[tuple[str, str]]) -> None:
         d.text(x + 16, y, meaning, "muted small", room=d.width - x - 26)
         x += wide
     d.height = max(d.height, y + 10)
-
-
-def fit(text: object, characters: int) -> str:
-    """A name cut to the room a picture has for it (the full name is in the page's text)."""
-    shown = " ".join(str(text).split())
-    return shown if len(shown) <= characters else shown[: characters - 1] + "\u2026"
