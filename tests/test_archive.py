@@ -100,9 +100,12 @@ def assert_self_contained(name: str, data: bytes) -> None:
 def test_site_pages_pictures_and_links(played: Campaign, tmp_path: Path) -> None:
     files = site_files(played.root, tmp_path / "site")
     last = played.last_turn
-    expected = {"index.html", "seed.html"} | {f"turn-{n:03d}.{ext}" for n in range(last + 1) for ext in ("html", "svg")}
+    expected = {"index.html", "seed.html"} | {f"turn-{n:03d}.{ext}" for n in range(last + 1) for ext in ("html", "svg", "png")}
     assert set(files) == expected
     for name, data in files.items():
+        if name.endswith(".png"):  # beside every board, for forums and mail, which do not show SVG
+            assert data.startswith(b"\x89PNG\r\n\x1a\n") and name.replace(".png", ".svg") in files
+            continue
         if name.endswith(".svg"):
             svg = minidom.parseString(data).documentElement
             assert svg.getAttribute("role") == "img" and svg.getElementsByTagName("title") and svg.getElementsByTagName("desc")
@@ -222,6 +225,8 @@ def test_player_names_are_escaped_on_every_page_and_picture(tmp_path: Path) -> N
         adjudicate(root)
     files = site_files(root, tmp_path / "site")
     for name, data in files.items():
+        if name.endswith(".png"):
+            continue
         text = data.decode()
         assert "<script" not in text and "<img" not in text and "<b>Spies" not in text, name
         if name.endswith(".svg"):
@@ -246,17 +251,17 @@ def test_base_url_puts_the_picture_in_the_public_report_and_its_bbcode(tmp_path:
     write_demo_orders(Campaign.open(root), {})
     adjudicate(root)
     reports = root / "turn-001" / "reports"
-    assert "![The board after turn 1](https://games.example.org/spies/turn-001.svg)" in (reports / "public.md").read_text()
-    assert "[img]https://games.example.org/spies/turn-001.svg[/img]" in (reports / "public.bbcode").read_text()
+    assert "![The board after turn 1](https://games.example.org/spies/turn-001.png)" in (reports / "public.md").read_text()
+    assert "[img]https://games.example.org/spies/turn-001.png[/img]" in (reports / "public.bbcode").read_text()
     assert audit(root).divergence is None
     page = site_files(root, tmp_path / "site")["turn-001.html"]
-    assert b'<a href="https://games.example.org/spies/turn-001.svg">' in page, "on the site the picture is a link, not a load"
+    assert b'<a href="https://games.example.org/spies/turn-001.png">' in page, "on the site the picture is a link, not a load"
     assert b"<img" not in page
-    assert "turn-001.svg" not in (campaign.turn_dir(0) / "reports" / "public.md").read_text(), "the opening has no board link"
+    assert "turn-001.png" not in (campaign.turn_dir(0) / "reports" / "public.md").read_text(), "the opening has no board link"
 
 
 def test_no_base_url_no_link(played: Campaign) -> None:
-    assert ".svg" not in (played.turn_dir(1) / "reports" / "public.md").read_text()
+    assert ".png" not in (played.turn_dir(1) / "reports" / "public.md").read_text()
 
 
 # -- press ------------------------------------------------------------------------------------------------
@@ -404,3 +409,16 @@ def test_an_export_that_would_not_audit_is_not_written(played: Campaign, tmp_pat
     report.write_text(report.read_text() + "tampered\n")
     assert main(["export", str(root), str(tmp_path / "out")]) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c"], "neither the export nor its staging folder is left"
+
+
+def test_a_rebuilt_site_renders_only_the_boards_that_changed(played: Campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    first = site_files(played.root, out)
+    (out / "turn-001.svg").write_text("changed")  # as if turn 1 had been drawn differently before
+    drawn: list[str] = []
+    from adjudicator.publish import site as site_module
+
+    real = site_module.png
+    monkeypatch.setattr(site_module, "png", lambda svg: drawn.append(svg) or real(svg))
+    assert site_files(played.root, out) == first
+    assert len(drawn) == 1, "only turn 1's PNG is drawn again"

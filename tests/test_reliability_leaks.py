@@ -38,6 +38,8 @@ from adjudicator.common import yamlsafe
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
 from adjudicator.mail import answers as replies
+from adjudicator.mail.boards import board_png
+from adjudicator.publish.pictures import painter
 from adjudicator.mail import press
 from adjudicator.mail.ingest import ingest
 
@@ -94,6 +96,26 @@ def test_no_player_learns_another_players_secrets(played: Campaign) -> None:
     print(f"FIGURE {game.id} disguised worlds compared: {compared} over {played.last_turn} turns, leaks 0")
 
 
+PNG_WORLDS = 4
+"""Worlds per game whose boards are compared as PNG bytes too (a PNG costs tens of milliseconds; every
+world's boards are compared as SVG, the text the PNG is rendered from)."""
+
+
+def test_each_players_board_is_a_function_of_their_view(played: Campaign) -> None:
+    """The board in a report mail (mail/boards.py), SVG and PNG bytes: another player's secrets never move it."""
+    game, draw = played.game, painter(played.game.id).board
+    compared = 0
+    for world in disguised_worlds(played, purpose="leak"):
+        for other in [None, *(p for p in world.base_after["players"] if p != world.holder)]:
+            seen, base = game.view(world.after, other), game.view(world.base_after, other)
+            assert draw(seen, "b").svg() == draw(base, "b").svg(), f"turn {world.number}: {other}'s board moved with {world.holder}'s secrets"
+            if compared < PNG_WORLDS:
+                assert board_png(game.id, seen, "b") == board_png(game.id, base, "b"), f"turn {world.number}: {other}'s PNG moved"
+        compared += 1
+    assert compared > 0, "the game offered no disguised worlds"
+    print(f"FIGURE {game.id} boards compared: {compared} worlds ({min(compared, PNG_WORLDS)} as PNG), leaks 0")
+
+
 def answers(campaign: Campaign, number: int, before: dict[str, Any], reports: dict[str, bytes], player: str, filed: bytes | None) -> list[str]:
     """Every answer the judge would mail `player` while turn `number` is pending and `before` is its state."""
     desk = replies.Desk(pending.replay(campaign, number, before, campaign.setup_record()))
@@ -129,7 +151,9 @@ def test_command_answers_are_functions_of_the_seats_view(played: Campaign) -> No
 
 def _decoded(path: Path) -> str:
     message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    parts = [part.get_content() for part in message.walk() if not part.is_multipart()]  # the body and any view file
+    # The body, its HTML alternative and any view file; the board's PNG holds no text to search (its words
+    # are in the HTML's alt text), and test_each_players_board_is_a_function_of_their_view checks its bytes.
+    parts = [part.get_content() for part in message.walk() if not part.is_multipart() and part.get_content_maintype() != "image"]
     return str(message["To"]) + str(message["Cc"] or "") + str(message["Subject"]) + "".join(
         p if isinstance(p, str) else p.decode("utf-8") for p in parts)
 

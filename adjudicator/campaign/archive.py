@@ -20,7 +20,7 @@ from .folder import PLAYER_ID, Campaign, CampaignError, read_json_object, read_y
 from .redact import known_passwords, redact
 
 PRESS_FOLDER = Path("mail") / "press"
-_SITE_PAGE = re.compile(r"(turn-\d{3,}\.(html|svg)|index\.html|seed\.html|press\.html)\Z")
+_SITE_PAGE = re.compile(r"(turn-\d{3,}\.(html|svg|png)|index\.html|seed\.html|press\.html)\Z")
 
 
 def revealed_seed(campaign: Campaign) -> str | None:
@@ -138,7 +138,11 @@ def write_site(root: Path, out: Path) -> SiteSummary:
         replace_file(out / name, data)
         written.add(name)
 
-    summary = build(archive, records(campaign, revealed), write)
+    def kept(name: str) -> bytes | None:
+        path = out / name
+        return path.read_bytes() if path.is_file() else None
+
+    summary = build(archive, records(campaign, revealed), write, kept)
     _remove_stale(out, written)
     settle([out])  # one flush for every page (a page is rewritten whole by the next build anyway)
     return summary

@@ -39,7 +39,7 @@ from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
-from . import letters, quiet
+from . import letters, notify, quiet
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -308,7 +308,9 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
-        if settings.gm_digest:
+    notify.post_turns(root, result.done, tell_gm=not settings.gm_digest)  # judge: notify: (judge/notify.py), outside the lock
+    if settings.gm_digest:
+        with atomic.locked(root):
             _digest(root, record, smtp, now, result)
             _save_record(root, record, before)
     if refusal:
@@ -367,7 +369,9 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for entry in log[mark["sent"]:]:
         if entry.get("refused") or entry.get("not_delivered_to"):
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log)}
+    posts = notify.failures(root)
+    facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "notify": sorted(posts)}
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)

@@ -28,7 +28,7 @@ from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
-         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start")
+         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start", "notify")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 

@@ -5,7 +5,8 @@
     CAMPAIGN/mail/outbox/turn-NNN/ack-<seq>.eml         an acknowledgement written by pbem ingest
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>.eml   a reminder for the orders of turn NNN
 
-Every message is plain text in UTF-8, From the GM address of campaign.yaml. Its
+Every message is plain text in UTF-8, From the GM address of campaign.yaml; a report
+also carries the same report as HTML with the reader's board as an inline PNG (mail/boards.py). Its
 Message-ID is derived from the campaign, the turn, the kind, the recipients and
 a hash of the content, and it carries no Date until it is sent (mail/deliver.py):
 building the outbox twice gives the same bytes, and a message whose content is
@@ -33,6 +34,7 @@ from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
 from ..publish.render import markdown_plain
+from . import boards
 
 POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
 
@@ -372,6 +374,8 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
         except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
             notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
             continue
+        seen = campaign.game.view(state, player)  # the board from this player's view alone (design 18)
+        boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
         view = viewfile.for_report(campaign, turn, player)  # for `pbem check FILE --view VIEWFILE` (docs/orders.md)
         if view is not None:
             message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
@@ -390,6 +394,8 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
             subject=_subject(campaign, turn, "public report"),
             body=markdown_plain(public.read_text(encoding="utf-8")),  # sent as text/plain: no Markdown escapes
         )
+        board_view = campaign.game.view(state, None)
+        boards.with_board(message, campaign.game.id, board_view, boards.markdown_html(public.read_text(encoding="utf-8")), f"board-{turn}")
         files[f"{folder}/report-public.eml"] = to_bytes(message)
     return files, notes
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .svg import SERIES, Drawing, fit
+from .svg import SERIES, Drawing
 
 SHOWN = SERIES
 """Players drawn at most: the leaders at the end (a chart of thousands of lines says nothing);
@@ -50,5 +50,5 @@ def standings_chart(turns: list[int], values: dict[str, list[int | None]], names
         for px, py in points[-1:]:
             d.circle(px, py, 3, "ink")
         d.line(left + width + 14, top + 8 + n * 20, left + width + 34, top + 8 + n * 20, f"{cls} w2")
-        d.text(left + width + 40, top + 12 + n * 20, f"{fit(names[player], 14)} {final[player]}", "ink small")
+        d.text(left + width + 40, top + 12 + n * 20, f"{names[player]} {final[player]}", "ink small", room=d.width - left - width - 44)
     return d

@@ -5,7 +5,8 @@ The site is written from values the campaign side hands down (`Archive`, then ea
 public view, the public report), so a page cannot show what it was never given.
 After the reveal they also carry the whole record of each turn. Pages are rendered
 from `templates/site/` with autoescaping; pictures are inline SVG (and each board
-also as its own file, which the forum copy of the public report links). Nothing in
+also as its own file, in SVG and in PNG, whose PNG the forum copies of the public report link:
+forums do not show SVG). Nothing in
 a page is fetched from elsewhere: the style is inline, there is no script, links
 are relative, so the site works from file:// and from any static host.
 
@@ -26,6 +27,7 @@ from markupsafe import Markup
 from .chart import standings_chart
 from .html import to_html
 from .pictures import painter
+from .png import png
 from .render import Renderer
 
 
@@ -97,15 +99,20 @@ def _templates() -> Any:
     return Renderer("site").env
 
 
-def build(archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, bytes], None]) -> SiteSummary:
-    """Write every page of the site through `write(relative path, bytes)`, turn pages first, the index last."""
+def build(
+    archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, bytes], None], kept: Callable[[str], bytes | None] = lambda name: None
+) -> SiteSummary:
+    """Write every page of the site through `write(relative path, bytes)`, turn pages first, the index last.
+
+    `kept(name)` gives a file a former build wrote (or None): a board whose SVG is unchanged keeps
+    its PNG, so rebuilding the site after each turn renders the new turn's PNG, not every turn's."""
     env = _templates()
     paint = painter(archive.game_id)
     summary = SiteSummary()
     revealed = archive.seed is not None
 
-    def emit(name: str, data: str) -> None:
-        write(name, data.encode("utf-8"))
+    def emit(name: str, data: str | bytes) -> None:
+        write(name, data if isinstance(data, bytes) else data.encode("utf-8"))
         summary.files.append(name)
         summary.pages += name.endswith(".html")
 
@@ -118,7 +125,10 @@ def build(archive: Archive, turns: Iterable[TurnRecord], write: Callable[[str, b
 
     def finish(record: TurnRecord, following: int | None) -> None:
         board = paint.board(record.view, f"board-{record.number}").svg()
+        before = kept(turn_file(record.number, "png"))
+        unchanged = before is not None and kept(turn_file(record.number, "svg")) == board.encode("utf-8")
         emit(turn_file(record.number, "svg"), board)
+        emit(turn_file(record.number, "png"), before if unchanged and before is not None else png(board))
         hidden = paint.board(record.revealed.state, f"hidden-{record.number}").svg() if record.revealed else None
         emit(
             turn_file(record.number, "html"),

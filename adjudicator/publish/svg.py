@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
+from . import fontwidth
+
 STYLE = """
 .paper{fill:#fdfcf8}.ink{fill:#1b1b1b}.muted{fill:#5b5b5b}.edge{stroke:#3a3a3a;fill:none}
 .tile{fill:#ecebe4;stroke:#3a3a3a}.gone{fill:#d6d3c8;stroke:#8a8a8a;stroke-dasharray:3 2}
@@ -72,9 +74,13 @@ class Drawing:
         joined = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
         self._parts.append(f'<polyline points="{joined}" class="{cls}" fill="none" stroke-width="2"/>')
 
-    def text(self, x: float, y: float, words: object, cls: str = "ink label", anchor: str = "start") -> None:
+    def text(self, x: float, y: float, words: object, cls: str = "ink label", anchor: str = "start", room: float | None = None) -> None:
+        """A text; with `room` (its box's width), drawn whole within it: a smaller size where it is too
+        long, and squeezed to the room where even the smallest readable size is not enough. Never cut."""
         where = "" if anchor == "start" else f' text-anchor="{anchor}"'
-        self._parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{where} class="{cls}">{text_of(words)}</text>')
+        shown = " ".join(str(words).split()) if room is not None else words
+        fitted = "" if room is None else _fitted(str(shown), cls, room)
+        self._parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{where} class="{cls}"{fitted}>{text_of(shown)}</text>')
 
     def svg(self) -> str:
         title_id, desc_id = f"{self.key}-title", f"{self.key}-desc"
@@ -96,11 +102,49 @@ def card(d: Drawing, x: float, y: float, colour: str, face: str, tip: str, face_
     d.rect(x, y, 34, 48, f"c-{colour}", 4, tip)
     if face_down:
         d.rect(x + 2, y + 2, 30, 44, "hot", 3)
-    d.text(x + 17, y + 20, face, "on-colour label", "middle")
-    d.text(x + 17, y + 38, colour[:3], "on-colour small", "middle")
+    d.text(x + 17, y + 20, face, "on-colour label", "middle", 32)
+    d.text(x + 17, y + 38, colour, "on-colour small", "middle", 32)
 
 
-def fit(text: object, characters: int) -> str:
-    """A name cut to the room a picture has for it (the full name is in the page's text)."""
-    shown = " ".join(str(text).split())
-    return shown if len(shown) <= characters else shown[: characters - 1] + "\u2026"
+SIZES = {"big": (15, True), "label": (12, False), "small": (10, False)}
+"""The font of each text class in STYLE: size in px, bold."""
+
+SMALLEST = 8
+"""No text is set smaller than this (px) to fit: below it, it is squeezed to its room instead."""
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide `text` draws in DejaVu Sans at `size` px, a little generously (no kerning counted)."""
+    table = fontwidth.BOLD if bold else fontwidth.REGULAR
+    last = fontwidth.FIRST + len(table)
+    units = sum(table[ord(c) - fontwidth.FIRST] if fontwidth.FIRST <= ord(c) < last else fontwidth.WIDE for c in text)
+    return units * size / 1000 * 1.02
+
+
+def _fitted(text: str, cls: str, room: float) -> str:
+    """The attributes that make `text` of class `cls` fit `room` px: none when it fits as it is."""
+    size, bold = next((SIZES[c] for c in cls.split() if c in SIZES), SIZES["label"])
+    wide = text_width(text, size, bold)
+    if wide <= room:
+        return ""
+    smaller = max(SMALLEST, int(size * room / wide * 2) / 2)  # to half a pixel, so the bytes are stable
+    if text_width(text, smaller, bold) <= room:
+        return f' style="font-size:{_num(smaller)}px"'
+    return f' style="font-size:{_num(smaller)}px" textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
+
+
+def legend(d: Drawing, y: float, items: list[tuple[str, str]]) -> None:
+    """A key under a board: each mark (a class of `rect`, or `circle:` and a class) with its meaning, in
+    as many lines as it takes (the picture grows to hold them)."""
+    x = 10
+    for mark, meaning in items:
+        wide = 16 + text_width(meaning, 10) + 14
+        if x > 10 and x + wide > d.width - 10:
+            x, y = 10, y + 16
+        if mark.startswith("circle:"):
+            d.circle(x + 5, y - 4, 5, mark.removeprefix("circle:"))
+        else:
+            d.rect(x, y - 9, 10, 10, mark, 2)
+        d.text(x + 16, y, meaning, "muted small", room=d.width - x - 26)
+        x += wide
+    d.height = max(d.height, y + 10)

@@ -4,7 +4,8 @@
 
 Each game's demo (seed site-1, as the browser tests play it) is written as a site, and
 its last board is photographed by headless Chromium (tests/chromium.py; Debian's
-chromium package). The pictures are of the public board: what anyone may see.
+chromium package), and its last turn page at a phone's width (`phone-<game>.png`). The
+pictures are of the public board: what anyone may see.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def main() -> int:
                 target = HERE / f"site-{game_id}.png"
                 browser.photograph(board, target, max_height=600)
                 print(f"{target.relative_to(REPO)}: {target.stat().st_size // 1024} KiB")
+                phone = HERE / f"phone-{game_id}.png"
+                browser.screenshot(board.with_suffix(".html").as_uri(), phone, 390, 844)
+                print(f"{phone.relative_to(REPO)}: {phone.stat().st_size // 1024} KiB")
     finally:
         browser.close()
     return 0

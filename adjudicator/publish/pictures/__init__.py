@@ -1,7 +1,9 @@
 """Each game's pictures for the archive: pure functions from a view to SVG text.
 
 A game's painter draws its board as a player at the table would see it, from the
-public view the site is given; after the reveal the same painter draws the whole
+view it is given: the public view (the site, the public report's mail) or one player's
+view (that player's report mail: their hand, identity die, guards, marked as theirs);
+after the reveal the same painter draws the whole
 state (the public view with the hidden fields laid over it), so what was hidden
 shows in the same picture. It also names the number the index's chart follows
 over the turns (a score, the tokens, the tricks).
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import games
-from ..svg import Drawing, fit
+from ..svg import Drawing
 from . import hide, hidekids, identity, jekyll, secrets
 
 View = dict[str, Any]
@@ -51,8 +53,8 @@ def painter(game_id: str) -> Painter:
         d = Drawing(660, 30 + 24 * len(rows), f"{game_id} after turn {view.get('turn', '')}", "; ".join(
             f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(f.items())) for p, f in rows.items()), key)
         for row, (player, values) in enumerate(rows.items()):
-            d.text(10, 40 + 24 * row, fit(view.get("names", {}).get(player, player), 16), "ink label")
-            d.text(140, 40 + 24 * row, fit(", ".join(f"{k} {v}" for k, v in sorted(values.items())), 80), "muted small")
+            d.text(10, 40 + 24 * row, view.get("names", {}).get(player, player), "ink label", room=124)
+            d.text(140, 40 + 24 * row, ", ".join(f"{k} {v}" for k, v in sorted(values.items())), "muted small", room=510)
         return d
 
     def standing(view: View) -> dict[str, int]:

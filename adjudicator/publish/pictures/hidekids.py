@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..svg import Drawing, fit
+from ..svg import Drawing, legend, text_width
 
 
 def board(view: dict[str, Any], key: str) -> Drawing:
@@ -15,36 +15,42 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     for kid in last["escaped"]:
         escaped.setdefault(kid["furniture"], []).append(kid["kid"])
     furniture = view["furniture"]
+    me = view.get("player")
+    height = 210 + 28 * len(kids) + 24
     d = Drawing(
         max(640, 20 + 90 * len(furniture)),
-        210 + 28 * len(kids),
-        f"Hide the Kids! after turn {last['turn']}",
+        height,
+        f"Hide the Kids! after turn {last['turn']}" + (f", as {names[me]} ({view.get('role')}) sees it" if me else ""),
         f"The wolf {names[wolf]} holds {view['kid_tokens']} kid tokens. "
         + (f"Lifted this turn: {', '.join(f'{f} (found {len(k)})' for f, k in lifted.items())}. " if lifted else "")
         + "Pebbles: " + ", ".join(f"{names[k]} {view['pebbles'][k]}" for k in kids),
         key,
     )
-    d.text(10, 18, "the furniture: a framed piece was lifted by the wolf this turn (in red, the kids found under it); in green, the kids who came out of a piece with pebbles", "muted small")
+    d.text(10, 18, "the furniture: the wolf lifted the framed pieces this turn", "muted small", room=d.width - 20)
     for i, piece in enumerate(furniture):
         x = 10 + i * 90
         d.rect(x, 26, 82, 60, "tile", 6, piece)
         if piece in lifted:
             d.rect(x + 3, 29, 76, 54, "hot", 5)
-        d.text(x + 41, 50, piece, "ink label", "middle")
+        d.text(x + 41, 50, piece, "ink label", "middle", 76)
         for j, kid in enumerate(lifted.get(piece, [])[:2]):
-            d.text(x + 41, 100 + j * 12, f"found {fit(names[kid], 8)}", "mark small", "middle")
+            d.text(x + 41, 100 + j * 12, f"found {names[kid]}", "mark small", "middle", 86)
         for j, kid in enumerate(escaped.get(piece, [])[:3]):
-            d.text(x + 41, 66 + j * 10, fit(names[kid], 10), "good small", "middle")
-    d.text(10, 140, f"wolf: {fit(names[wolf], 20)}, kid tokens", "ink label")
+            d.text(x + 41, 66 + j * 10, names[kid], "good small", "middle", 76)
+    wolf_line = f"the wolf: {names[wolf]}" + (" (you)" if wolf == me else "") + f", {view['kid_tokens']} kid tokens"
+    d.text(10, 140, wolf_line, "ink label", room=400)
+    start = 10 + min(400, text_width(wolf_line, 12)) + 14
     for t in range(view["kid_tokens"]):
-        d.circle(190 + t * 20, 136, 8, "mark")
-    d.text(10, 170, "kids and their pebbles", "muted small")
+        d.circle(start + t * 20, 136, 8, "mark")
+    d.text(10, 170, "the kids and their pebbles", "muted small", room=300)
     for row, kid in enumerate(kids):
         y = 180 + row * 28
-        d.text(10, y + 14, fit(names[kid], 14), "ink label")
+        d.text(10, y + 14, names[kid] + (" (you)" if kid == me else ""), "ink label", room=124)
         for p in range(view["pebbles"][kid]):
             d.circle(140 + p * 16, y + 10, 6, "good")
         d.text(140 + view["pebbles"][kid] * 16 + 6, y + 14, view["pebbles"][kid], "muted small")
+    legend(d, height - 10, [("hot", "lifted by the wolf this turn"), ("circle:mark", "a kid token"), ("circle:good", "a pebble"),
+                            ("mark", "red: a kid found under it"), ("good", "green: a kid who came out with pebbles")])
     return d
 
 

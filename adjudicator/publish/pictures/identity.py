@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..svg import Drawing, card, fit
+from ..svg import Drawing, card, legend
 
 _CARD = re.compile(r"([a-z]+)([+-]\d+)\Z")
 
@@ -24,21 +24,27 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     tricks = [t for t in view.get("played", []) if t.get("deal") == view.get("deal")]
     width = 250 + 40 * len(players)
     bids_bottom = 40 + 56 * len(players)
-    hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}  # the revealed state only
+    me = view.get("player")
+    if me and isinstance(view.get("hand"), list):  # a player's view: their own hand
+        hands = {me: view["hand"]}
+    else:  # the revealed state: every hand; the public view: none
+        hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
     tricks_bottom = bids_bottom + 30 + 56 * len(tricks)
-    height = tricks_bottom + 56 * len(hands)
+    height = tricks_bottom + 56 * len(hands) + 26
     d = Drawing(
         max(width, 130 + 38 * max((len(h) for h in hands.values()), default=0), 520),
         height,
-        f"Identity, deal {view.get('deal')} of {view.get('deals')}",
+        f"Identity, deal {view.get('deal')} of {view.get('deals')}" + (f", as {names[me]} sees it" if me else ""),
         f"{len(tricks)} tricks played this deal; "
         + "; ".join(f"{names[p]}: bid {view.get('bid_values', {}).get(p, 'not shown')}, {view['plus'][p]} plus and {view['minus'][p]} minus, score {view['score'][p]}" for p in players),
         key,
     )
-    d.text(10, 18, "bids (two cards each), plus and minus marks this deal, score", "muted small")
+    d.text(10, 18, "bids (two cards each), plus and minus marks this deal, score", "muted small", room=d.width - 20)
     for row, player in enumerate(players):
         y = 30 + row * 56
-        d.text(10, y + 20, fit(names[player], 14), "ink big")
+        d.text(10, y + 20, names[player], "ink big", room=114)
+        if player == me:
+            d.text(10, y + 36, "(you)", "good small", room=114)
         bid = view.get("bids", {}).get(player) or []
         for i, value in enumerate(bid[:2]):
             _card(d, 130 + i * 38, y, value, True, names[player])
@@ -46,21 +52,23 @@ def board(view: dict[str, Any], key: str) -> Drawing:
             card(d, 130, y, "back", "", f"{names[player]}'s bid, not shown yet")
             card(d, 168, y, "back", "", f"{names[player]}'s bid, not shown yet")
         value = view.get("bid_values", {}).get(player)
-        d.text(220, y + 20, f"bid {value}" if value is not None else "bid hidden", "ink label")
-        d.text(220, y + 38, f"+{view['plus'][player]} / -{view['minus'][player]}  score {view['score'][player]}", "muted label")
-    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played (a framed card was played face down)", "muted small")
+        d.text(220, y + 20, f"bid {value}" if value is not None else "bid hidden", "ink label", room=d.width - 230)
+        d.text(220, y + 38, f"+{view['plus'][player]} / -{view['minus'][player]}  score {view['score'][player]}", "muted label", room=d.width - 230)
+    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played", "muted small", room=d.width - 20)
     for row, trick in enumerate(tricks):
         y = bids_bottom + 24 + row * 56
-        d.text(10, y + 20, f"trick {trick['trick']}", "ink label")
+        d.text(10, y + 20, f"trick {trick['trick']}", "ink label", room=84)
         if trick.get("plus"):
-            d.text(10, y + 38, f"+ {fit(names[trick['plus']], 10)}", "good small")
+            d.text(10, y + 38, f"+ {names[trick['plus']]}", "good small", room=84)
         for i, play in enumerate(trick["plays"]):
             _card(d, 100 + i * 40, y, play["card"], play["face_up"], names[play["player"]])
     for row, player in enumerate(p for p in players if p in hands):
         y = tricks_bottom + row * 56
-        d.text(10, y + 20, f"{fit(names[player], 10)}'s hand", "ink label")
+        d.text(10, y + 20, "your hand" if player == me else f"{names[player]}'s hand", "ink label", room=114)
         for i, value in enumerate(hands[player]):
             _card(d, 130 + i * 38, y, value, True, names[player])
+    legend(d, height - 10, [("back", "a card not shown, or played face down"), ("hot", "framed: played face down"),
+                            ("c-orange", "a card: its value and its colour, in words")])
     return d
 
 

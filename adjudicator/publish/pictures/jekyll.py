@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..svg import Drawing, card, fit
+from ..svg import Drawing, card, legend
 
 _CARD = re.compile(r"([a-z]+)(\d+)\Z")
 
@@ -22,16 +22,21 @@ def _card(d: Drawing, x: float, y: float, value: str | None, owner: str) -> None
 def board(view: dict[str, Any], key: str) -> Drawing:
     players, names, roles = view["players"], view["names"], view["roles"]
     track, marker = view["track"], view["marker"]
-    hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
+    me = view.get("player")
+    if me and isinstance(view.get("hand"), list):  # a player's view: their own hand
+        hands = {me: view["hand"]}
+    else:  # the revealed state: both hands; the public view: none
+        hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
+    height = 250 + 60 * len(hands) + 24
     d = Drawing(
         660,
-        250 + 60 * len(hands),
-        f"Jekyll vs Hyde, round {view['round']}",
+        height,
+        f"Jekyll vs Hyde, round {view['round']}" + (f", as {names[me]} sees it" if me else ""),
         f"The marker stands at {marker} of {track} towards Hyde. Suit ranking: {', '.join(view['ranking']) or 'not set yet'}. "
         + ", ".join(f"{names[p]} ({roles[p]}) has won {view['tricks_won'][p]} tricks this round" for p in players),
         key,
     )
-    d.text(10, 18, "the track: Jekyll's end at 0, Hyde's at the far end", "muted small")
+    d.text(10, 18, "the track: Jekyll's end at 0, Hyde's at the far end", "muted small", room=640)
     step = 600 / max(track, 1)
     for i in range(track + 1):
         x = 20 + i * step
@@ -40,23 +45,26 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     d.circle(20 + marker * step, 62, 7, "mark")
     d.text(20, 84, "Jekyll", "ink small", "middle")
     d.text(620, 84, "Hyde", "ink small", "middle")
-    d.text(10, 110, "suit ranking, strongest first:", "muted small")
+    d.text(10, 110, "suit ranking, strongest first:", "muted small", room=164)
     for i, suit in enumerate(view["ranking"]):
         card(d, 180 + i * 40, 96, suit, str(i + 1), f"rank {i + 1}: {suit}")
-    d.text(10, 170, "tricks won this round", "muted small")
+    d.text(10, 170, "tricks won this round", "muted small", room=320)
     for row, player in enumerate(players):
-        d.text(10 + row * 160, 190, f"{fit(names[player], 10)} ({roles[player]}): {view['tricks_won'][player]}", "ink label")
+        you = " (you)" if player == me else ""
+        d.text(10, 190 + row * 18, f"{names[player]}{you}, {roles[player].capitalize()}: {view['tricks_won'][player]}", "ink label", room=320)
     played = view.get("played") or []
     if played:
         trick = played[-1]
-        d.text(340, 170, f"last trick ({trick['trick']}), won by {fit(names[trick['winner']], 10)}", "muted small")
+        d.text(340, 170, f"last trick ({trick['trick']}), won by {names[trick['winner']]}", "muted small", room=310)
         _card(d, 340, 180, trick["lead"], names[trick["leader"]])
         _card(d, 380, 180, trick["follow"], names[trick["follower"]])
     for row, player in enumerate(sorted(hands, key=players.index)):
         y = 244 + row * 60
-        d.text(10, y + 20, f"{fit(names[player], 10)}'s hand", "ink label")
+        d.text(10, y + 20, "your hand" if player == me else f"{names[player]}'s hand", "ink label", room=104)
         for i, value in enumerate(hands[player][:12]):
             _card(d, 120 + i * 38, y, value, names[player])
+    legend(d, height - 10, [("hot", "the marker's space"), ("circle:mark", "the marker"),
+                            ("c-purple", "a card: its value and its suit, in words"), ("back", "a card not shown")])
     return d
 
 

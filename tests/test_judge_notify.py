@@ -1,0 +1,122 @@
+"""`judge: notify:` (design 18): each adjudicated turn's public report, with its board, posted once to each URL.
+
+The posts go through apprise's generic JSON scheme (json://) to a real HTTP server on loopback."""
+
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from judgekit import append_mbox, campaign, orders, outbox
+
+from adjudicator.campaign.folder import Campaign
+from adjudicator.cli import main
+from adjudicator.judge import notify
+from adjudicator.mail.boards import board_png
+from adjudicator.publish.render import markdown_plain
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """An HTTP server that keeps every JSON body posted to it."""
+    posts: list[dict[str, Any]] = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+            posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"json://127.0.0.1:{server.server_address[1]}/hook", posts
+    server.shutdown()
+    server.server_close()
+
+
+def letter(root: Path, name: str) -> str:
+    message = email.message_from_bytes((root / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)
+    return str(message.get_content())
+
+
+class Killed(BaseException):
+    """The process ends here, as under kill -9: nothing after it runs."""
+
+
+def closed_port() -> int:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    port = server.server_address[1]
+    server.server_close()
+    return port
+
+
+def play_turn(tmp_path: Path, root: Path, turn: int, capsys: pytest.CaptureFixture[str]) -> str:
+    for player in ("tony", "david", "maria"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, turn, f"Tue, 0{turn} Dec 2026 10:00:00 +0000"))
+    assert main(["run", str(root), "--now", f"2026-12-0{turn}T12:00+00:00"]) == 0
+    return capsys.readouterr().out
+
+
+def test_each_turn_is_posted_once_with_its_public_board_and_a_failure_goes_to_the_gm(
+    tmp_path: Path, endpoint: tuple[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, posts = endpoint
+    dead = f"json://127.0.0.1:{closed_port()}/hook"
+    root = campaign(tmp_path, judge={"notify": [url, dead]})
+    out = play_turn(tmp_path, root, 1, capsys)
+    assert "turn 1 adjudicated" in out and "turn 1 posted to json://127.0.0.1" in out and "notification(s) failed" in out
+    assert len(posts) == 1
+    post = posts[0]
+    played = Campaign.open(root)
+    public = (played.turn_dir(1) / "reports" / "public.md").read_text(encoding="utf-8")
+    assert post["message"] == markdown_plain(public).strip(), "the public report, nothing else"
+    assert "turn 1" in post["title"]
+    board, _ = board_png("secrets", played.game.view(played.state(1), None), "board-1")
+    assert [base64.b64decode(a["base64"]) for a in post["attachments"]] == [board], "the public board, as PNG"
+    for player in ("tony", "david", "maria"):  # no private report reaches the service
+        private = (played.turn_dir(1) / "reports" / f"{player}.txt").read_text(encoding="utf-8")
+        assert private.strip() not in post["message"]
+    told = [name for name in outbox(root) if "gm-notify" in name]
+    assert len(told) == 1, "the GM is told of the failed URL"
+    text = letter(root, told[0])
+    assert "json://127.0.0.1" in text and "/hook" not in text, "the URL's host, never its path or token"
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0  # a tick with nothing new posts nothing
+    assert len(posts) == 1 and len([n for n in outbox(root) if "gm-notify" in n]) == 1
+    play_turn(tmp_path, root, 2, capsys)
+    assert [p["title"].split(", ")[-1] for p in posts] == ["turn 1: public report", "turn 2: public report"]
+    assert url not in (root / "mail" / "notified.json").read_text(), "the record keeps a hash of the URL, not its token"
+
+
+def test_a_post_cut_short_by_a_kill_is_not_made_again_and_the_gm_is_told(
+    tmp_path: Path, endpoint: tuple[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, posts = endpoint
+    root = campaign(tmp_path, judge={"notify": [url]})
+
+    def killed(*args: Any) -> tuple[bool, str]:
+        raise Killed  # the judge stops in the middle of the post
+
+    play_turn(tmp_path, root, 1, capsys)
+    assert len(posts) == 1
+    for player in ("tony", "david", "maria"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 2, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(notify, "apprise_post", killed)
+        with pytest.raises(Killed):
+            main(["run", str(root), "--now", "2026-12-02T12:00+00:00"])
+    assert Campaign.open(root).is_adjudicated(2)
+    assert main(["run", str(root), "--now", "2026-12-02T12:30+00:00"]) == 0
+    assert len(posts) == 1, "turn 2's post may have gone out: never twice"
+    told = [name for name in outbox(root) if "gm-notify" in name]
+    assert told and "may or may not have gone out" in letter(root, told[0])
