@@ -169,7 +169,7 @@ def test_status_orders_check_and_report(campaign: Path, tmp_path: Path) -> None:
     assert "Turn 1, phase orders." in status and "Due this turn: Tony, David, María José." in status
     assert "Your orders for turn 1: filed, 2 orders, 1 of them void." in status
     orders = sent["turn-001/reply-00003.eml"].get_content()
-    assert "SID 1 tries to steal David's secret 8 (worth 15)" in orders and "VOID: orders[1].sid is 9" in orders
+    assert "SID 1 tries to steal David's secret 8 (worth 15)" in orders and "VOID: sid is 9" in orders
     check = sent["turn-001/reply-00004.eml"].get_content()
     assert "Nothing was filed." in check and "SID 2 tries to steal María José's secret 3" in check
     assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"][0] == "SID 1 steal David 8"

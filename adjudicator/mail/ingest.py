@@ -527,7 +527,13 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
     if not to:
         entry.notes.append("no acknowledgement: the seat has no address in campaign.yaml" + ("" if campaign.uses_passwords else " and the campaign no passwords"))
         return {}, []
-    lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
+    if sub.all_void:  # design 17: never headed as if all were well when nothing in the file acts
+        what = f"orders received from {name}, but every one is VOID"
+        lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}), "
+                 f"but EVERY ORDER IS VOID, so none of them acts. {sub.instead}".rstrip(), ""]
+    else:
+        what = f"orders received from {name}"
+        lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
     lines += ["Your message:", *_header_lines(entry), ""]
     if entry.status == "filed":
         lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({_echo(replaced.message_id or replaced.key)})." if replaced else ""))
@@ -539,7 +545,7 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         lines.append("Your message has no Date that counts (none, unreadable or in the future): it counts as older than any dated one.")
     lines.append("")
     if not sub.readings:
-        lines.append("Your order file holds no orders (orders: []), which is a valid choice.")
+        lines.append("Your order file holds no orders (orders: []), which is a valid choice." + (f" {sub.instead}" if sub.instead else ""))
     else:
         lines.append("Your orders as the adjudicator read them:")
         lines += Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url).readings(sub, "will do")
@@ -550,7 +556,7 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         came = f"from {_echo(address)}" if address else "from an address that could not be read"
         lines += ["", f"This message came {came}, not the address registered for your seat. Its password was right,",
                   "so the orders are filed; this acknowledgement goes to the registered address only."]
-    return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), f"orders received from {name}")
+    return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
 
 
 def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, bytes], list[str]]:

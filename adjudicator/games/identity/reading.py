@@ -91,11 +91,6 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             chosen += cards
             reading.order = {"bid": cards}
             reading.meaning = "bid card" + ("s " if len(cards) > 1 else " ") + " and ".join(cards)
-    if len(chosen) < 2:  # IDENTITY-4: the bid is completed at random; a void order says so, not "does nothing"
-        drawn = "both bid cards are" if not chosen else "the second bid card is"
-        for reading in readings:
-            if not reading.accepted:
-                reading.instead = f"In its place {drawn} drawn at random from the rest of your hand (IDENTITY-4)."
     accepted = [r for r in readings if r.accepted]
     if accepted:
         last = accepted[-1]
@@ -160,3 +155,19 @@ def _trick_meaning(order: Order, pending: int) -> str:
         else f"play stops before trick {trick} and waits for new orders (unless you have only one choice)"
     )
     return text + f"; where this does not settle your play, {fallback}"
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """What the rules put in place of void or missing orders: the bid completed at random (IDENTITY-4),
+    or the default play in the pending trick (IDENTITY-8); "" when the orders that stand settle it."""
+    if view["stage"] == "bid":
+        chosen = sum(len(r.order["bid"]) for r in readings if r.order is not None and "bid" in r.order)
+        if chosen >= 2:
+            return ""
+        drawn = "both bid cards are" if not chosen else "the second bid card is"
+        return f"In its place {drawn} drawn at random from the rest of your hand (IDENTITY-4)."
+    pending = view["trick"]
+    if any(r.order is not None and r.order.get("trick") == pending for r in readings):
+        return ""
+    return (f"With no list standing for trick {pending}, your play in it follows the default: your lowest legal card "
+            "(IDENTITY-8); with no lists for later tricks, play stops after it unless your plays are forced (IDENTITY-10).")
