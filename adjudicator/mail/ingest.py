@@ -58,7 +58,7 @@ from ..campaign.pipeline import Submission, as_meant
 from ..common import atomic, ordertext, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
-from . import commands, compose, inbox
+from . import answers, commands, compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -378,6 +378,8 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
     def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False) -> _Decision:
+        if asked is not None:
+            reason += f" (the Subject's '{asked.word}' was not answered, as it came with orders: send '{asked.word}' alone to ask)"
         entry.reason, entry.player, entry.found = reason, player, document
         entry.stored = f"mail/rejected/{label}.eml"
         decision.files[entry.stored] = incoming.raw
@@ -402,7 +404,8 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             seat_by_address,
         )
     inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address)
-    command = commands.recognise(message)
+    asked = commands.orders_with(message)  # a command in the Subject and orders in the body: both (design 17)
+    command = None if asked is not None else commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
     try:
@@ -441,7 +444,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             found.where,
             reply=True,
         )
-    return _accept(ctx, decision, incoming, found, sub, label, address)
+    return _accept(ctx, decision, incoming, found, sub, label, address, asked)
 
 
 def _reply(decision: _Decision, build: Any) -> None:
@@ -457,7 +460,8 @@ def _reply(decision: _Decision, build: Any) -> None:
 
 
 def _accept(
-    ctx: _Context, decision: _Decision, incoming: inbox.Incoming, found: inbox.OrderDocument, sub: Submission, label: str, address: str
+    ctx: _Context, decision: _Decision, incoming: inbox.Incoming, found: inbox.OrderDocument, sub: Submission, label: str, address: str,
+    asked: commands.Command | None = None,
 ) -> _Decision:
     campaign, player, entry = ctx.campaign, sub.player, decision.entry
     entry.player, entry.found = player, found.where
@@ -478,7 +482,7 @@ def _accept(
         entry.status = "superseded"
         entry.reason = f"message {current.seq}, dated later, is already filed"
     if campaign.gm_email:
-        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current))
+        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current, asked))
     return decision
 
 
@@ -517,7 +521,9 @@ def _seat_name(ctx: _Context, player: str) -> str:
     return str(holder.get("name") or ctx.state.get("names", {}).get(player, player))
 
 
-def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str, replaced: Entry | None) -> tuple[dict[str, bytes], list[str]]:
+def _acknowledgement(
+    ctx: _Context, entry: Entry, sub: Submission, address: str, replaced: Entry | None, asked: commands.Command | None = None
+) -> tuple[dict[str, bytes], list[str]]:
     """The acknowledgement of accepted orders: it reads the player's orders back, so it goes to the
     registered address only (to the sender only when the seat has none and the password proved them)."""
     campaign, player = ctx.campaign, sub.player
@@ -556,6 +562,10 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         came = f"from {_echo(address)}" if address else "from an address that could not be read"
         lines += ["", f"This message came {came}, not the address registered for your seat. Its password was right,",
                   "so the orders are filed; this acknowledgement goes to the registered address only."]
+    if asked is not None:  # design 17: the Subject's command is answered too, once the orders are filed
+        answered, text = commands.answer_with_orders(answers.Desk(ctx.turn, ctx.now), player, asked)
+        lines += ["", f"Your Subject also asked '{asked.word}'. The answer, with these orders filed:", "", *text.rstrip("\n").split("\n")]
+        what += f"; and your {answered}"
     return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
 
 
