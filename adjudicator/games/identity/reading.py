@@ -10,6 +10,12 @@ from ..base import Order, Reading, View, VoidOrder
 from .cards import holds, number, read_card, read_card_list, remove_cards
 
 _TRICK_PREFIX = re.compile(r"\s*trick\s*#?\s*(\d{1,3})\s*[:.)-]?", re.IGNORECASE)
+_EVERY_PREFIX = re.compile(
+    r"\s*(?:(?:in|for)\s+)?(?:(?:every|each|all)(?:\s+(?:the\s+)?(?:remaining|other|later|rest\s+of\s+the))?\s+tricks?|tricks?\s+(?:every|all|each))\s*[:.)-]?",
+    re.IGNORECASE,
+)
+EVERY = ("every", "all", "each")
+"""`trick: every` (or all, each): the same lists for every remaining trick of the deal (issue 25 item 8)."""
 _DOWN = re.compile(r"\b(?:face[\s_-]*down|down)\b\s*:?", re.IGNORECASE)
 _PLAY = re.compile(r"\s*(?:play|face[\s_-]*up|up)\b\s*:?", re.IGNORECASE)
 _BID = re.compile(r"\s*bids?\b\s*:?", re.IGNORECASE)
@@ -33,8 +39,9 @@ def parse_trick(item: Any) -> dict[str, Any]:
     if isinstance(item, dict) and "bid" in item or isinstance(item, str) and _BID.match(item):
         raise VoidOrder("wrong_phase", "the bids of this deal are already revealed; this turn plays tricks")
     if isinstance(item, dict):
+        trick = item.get("trick")
         return {
-            "trick": item.get("trick"),
+            "trick": "every" if isinstance(trick, str) and trick.casefold() in EVERY else trick,
             "play": [read_card(c) for c in item.get("play", [])],
             "face_down": [read_card(c) for c in item.get("face_down", [])],
         }
@@ -42,6 +49,8 @@ def parse_trick(item: Any) -> dict[str, Any]:
     text = item
     if m := _TRICK_PREFIX.match(text):
         trick, text = int(m[1]), text[m.end():]
+    elif m := _EVERY_PREFIX.match(text):
+        trick, text = "every", text[m.end():]
     parts = _DOWN.split(text, maxsplit=1)
     up = parts[0][m.end():] if (m := _PLAY.match(parts[0])) else parts[0]
     return {"trick": trick, "play": read_card_list(up), "face_down": read_card_list(parts[1]) if len(parts) > 1 else []}
@@ -116,8 +125,11 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         except VoidOrder as void:
             reading.refuse(void)
             continue
-        trick = view["trick"] if order["trick"] is None else order["trick"]
+        every = order["trick"] == "every"
+        trick = view["trick"] if order["trick"] is None or every else order["trick"]
         order["trick"] = trick
+        if every:
+            order["through"] = view["tricks"]
         missing = [c for c in order["play"] + order["face_down"] if c not in hand][:1]
         if trick < view["trick"]:
             reading.refuse(VoidOrder("trick_played", f"trick {trick} has already been played; the next trick is {view['trick']}"))
@@ -125,6 +137,10 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             reading.refuse(VoidOrder("no_such_trick", f"this deal has only {view['tricks']} tricks"))
         elif missing:
             reading.refuse(VoidOrder("not_held", _not_held(missing, hand)))
+        elif every:
+            reading.order = order
+            reading.meaning = _trick_meaning(order, view["trick"]).replace(
+                f"trick {trick}: ", f"every remaining trick ({trick} to {view['tricks']}, cards already played skipped): ", 1)
         else:
             reading.order = order
             taken.setdefault(trick, []).append(reading)
