@@ -21,20 +21,38 @@ _PLAY = re.compile(r"\s*(?:play|face[\s_-]*up|up)\b\s*:?", re.IGNORECASE)
 _BID = re.compile(r"\s*bids?\b\s*:?", re.IGNORECASE)
 
 
-def parse_bid(item: Any) -> list[str]:
-    """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"` or a single card `"a"`."""
+_BID_SENTENCE = re.compile(
+    r"\s*(?:i\s+(?:will\s+|'ll\s+)?|my\s+)?bids?\s*:?\s*(?:is\s+)?(?:(?P<total>[+-]?\s*\d+)\s*(?:wins?\s*)?(?:with|using|:|=|,)\s*)?",
+    re.IGNORECASE,
+)
+"""'I bid +3 with blue -1 and green +4', 'my bid is +3: ...', 'bid blue+2 orange-3': the bid and, when written,
+the total the player counts on, which must be what the cards add up to (issue 25 item 12)."""
+
+
+def parse_bid(item: Any, colours: Any = None) -> list[str]:
+    """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"`, a single card `"a"`, or a sentence
+    such as `"I bid +3 with blue -1 and green +4"` (a total that the cards do not add up to is two readings: void)."""
     if isinstance(item, dict) and "bid" in item:
-        return [read_card(c) for c in item["bid"]]
+        return [read_card(c, colours) for c in item["bid"]]
     if isinstance(item, dict) or _TRICK_PREFIX.match(item) or _PLAY.match(item) or _DOWN.match(item):
         raise VoidOrder("wrong_phase", "the deal opens with bids: no trick can be played until every bid is in")
-    text = item[m.end():] if (m := _BID.match(item)) else item
-    cards = read_card_list(text)
+    total = None
+    if (m := _BID_SENTENCE.match(item)) and m.end():
+        text, total = item[m.end():], m["total"]
+    else:
+        text = item
+    text = re.sub(r"[.!]+\s*\Z", "", text.strip())
+    cards = read_card_list(text, colours)
     if not cards:
         raise VoidOrder("unreadable", "names no card: a bid is two cards of your hand, e.g. bid blue+2 orange-3")
+    if total is not None and int(total.replace(" ", "")) != sum(map(number, cards)):
+        raise VoidOrder("two_readings", (
+            f"the bid says {int(total.replace(' ', '')):+d} but {' + '.join(cards)} add up to {sum(map(number, cards)):+d}: "
+            "it may mean those cards or a bid of that total, so it is not guessed; send the two cards again"))
     return cards
 
 
-def parse_trick(item: Any) -> dict[str, Any]:
+def parse_trick(item: Any, colours: Any = None) -> dict[str, Any]:
     """One trick list: `{trick: 3, play: [...], face_down: [...]}` or `"trick 3: play a b down c"`."""
     if isinstance(item, dict) and "bid" in item or isinstance(item, str) and _BID.match(item):
         raise VoidOrder("wrong_phase", "the bids of this deal are already revealed; this turn plays tricks")
@@ -42,8 +60,8 @@ def parse_trick(item: Any) -> dict[str, Any]:
         trick = item.get("trick")
         return {
             "trick": "every" if isinstance(trick, str) and trick.casefold() in EVERY else trick,
-            "play": [read_card(c) for c in item.get("play", [])],
-            "face_down": [read_card(c) for c in item.get("face_down", [])],
+            "play": [read_card(c, colours) for c in item.get("play", [])],
+            "face_down": [read_card(c, colours) for c in item.get("face_down", [])],
         }
     trick = None
     text = item
@@ -53,7 +71,7 @@ def parse_trick(item: Any) -> dict[str, Any]:
         trick, text = "every", text[m.end():]
     parts = _DOWN.split(text, maxsplit=1)
     up = parts[0][m.end():] if (m := _PLAY.match(parts[0])) else parts[0]
-    return {"trick": trick, "play": read_card_list(up), "face_down": read_card_list(parts[1]) if len(parts) > 1 else []}
+    return {"trick": trick, "play": read_card_list(up, colours), "face_down": read_card_list(parts[1], colours) if len(parts) > 1 else []}
 
 
 def _written(item: Any) -> str:
@@ -85,7 +103,7 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            cards = parse_bid(item)
+            cards = parse_bid(item, view.get("colours"))
         except VoidOrder as void:
             reading.refuse(void)
             continue
@@ -121,7 +139,7 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            order = parse_trick(item)
+            order = parse_trick(item, view.get("colours"))
         except VoidOrder as void:
             reading.refuse(void)
             continue
