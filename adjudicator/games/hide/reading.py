@@ -37,7 +37,7 @@ _PICK = re.compile(
 _GUESS = re.compile(rf"\s*(.+?)\s+({_COLOUR})\s+({_ICON})\s*\Z", re.IGNORECASE)
 _GADGET = re.compile(rf"\s*gadget\s+({_COLOUR})\s+({_ICON})\s+(?:to|as|->)\s+({_ICON})\s*\Z", re.IGNORECASE)
 _LAST_MAN = re.compile(rf"\s*last[\s_-]*man\s+({_ICON})\s*\Z", re.IGNORECASE)
-_TARGET = re.compile(rf"\s*(?:target|identity|security)?\s*({_ICON})\s*\Z", re.IGNORECASE)
+_TARGET = re.compile(rf"\s*(?:(?:target|identity|security)\s*:?)?\s*({_ICON})\s*\.?\s*\Z", re.IGNORECASE)
 
 _TURN_WORDS = ("as", "to", "->", "turn", "turned")
 
