@@ -46,3 +46,19 @@ def test_your_own_sids_and_one_point_in_your_own_report() -> None:
     assert " 1 points" not in text and "STOLEN, 1 point to" in text
     for path in (Path(__file__).resolve().parent.parent / "turns" / "secrets-example").glob("turn-*/reports/tony.txt"):
         assert "- Tony's SID" not in path.read_text(encoding="utf-8")
+
+
+def test_players_are_told_how_to_check_and_rules_docs_do_not_hand_them_the_gms_command() -> None:
+    """Issue 25 item 7: docs/players.md names the view file and `pbem check --view`; the rules docs no longer
+    tell players to run `pbem check FILE --campaign DIR`, which needs the GM's campaign folder."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    guide = (docs / "players.md").read_text(encoding="utf-8")
+    assert "view file" in guide and "pbem check tony.yaml --view" in guide
+    for rules in (docs / "rules").glob("*.md"):
+        for line in rules.read_text(encoding="utf-8").splitlines():
+            assert not (line.startswith("`pbem check") and "--campaign DIR`" in line), f"{rules.name}: {line}"
+
+
+def test_every_order_form_says_how_to_use_its_commented_examples() -> None:
+    form = Path(__file__).resolve().parent.parent / "templates" / "common" / "_orders.txt.j2"
+    assert "remove its # and fill it in" in form.read_text(encoding="utf-8")
