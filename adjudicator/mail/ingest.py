@@ -389,6 +389,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         return decision
 
     seat_by_address = None
+    asked: commands.Command | None = None  # a Subject command that came with orders (design 17), once known
     if message is None:
         return reject("not a readable email message")
     if oversize:
