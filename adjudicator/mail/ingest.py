@@ -54,7 +54,7 @@ from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import Pending, Verdict, check
 from ..campaign.pending import read as read_pending
-from ..campaign.pipeline import Submission, as_meant
+from ..campaign.pipeline import Submission, as_meant, read_view_orders
 from ..common import atomic, ordertext, yamlsafe
 from ..games.base import State
 from ..publish.render import Renderer
@@ -412,9 +412,12 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        refused = reject(f"no orders: {exc}", seat_by_address)
-        commands.not_understood(inbound, refused.entry, str(exc))
-        return refused
+        sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
+        if sentences is None:
+            refused = reject(f"no orders: {exc}", seat_by_address)
+            commands.not_understood(inbound, refused.entry, str(exc))
+            return refused
+        found = sentences
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -446,6 +449,46 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             reply=True,
         )
     return _accept(ctx, decision, incoming, found, sub, label, address, asked)
+
+
+_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
+MAX_SENTENCES = 30
+
+
+def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocument | None:
+    """A mail of plain sentences with no form, from a seat's registered address: that seat's orders for
+    the pending turn (design 17), as the order file they make; None when it is not one.
+
+    Each line of the sender's own words (quotes and signature cut, a `password:` line kept for the
+    envelope) is read as one order against the seat's own view. It is orders when at least one line reads
+    as an order of this phase; the lines that read as none (a greeting, thanks) are left out and named
+    in the acknowledgement. A line with two readings is void with both, as in any order file."""
+    if seat is None or not ctx.turn.due(seat):
+        return None
+    password, lines = None, []
+    for line in commands.own_text(message).split("\n"):
+        if match := _PASSWORD_LINE.match(line):
+            password = match[1].strip().strip('"\u201c\u201d')
+        elif line.strip():
+            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
+    if not lines or len(lines) > MAX_SENTENCES:
+        return None
+    game, position = ctx.campaign.game, ctx.turn.position
+    try:
+        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
+    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
+        return None
+    kept = [lines[r.index] for r in readings if r.accepted]
+    if not kept:
+        return None
+    left = [line for line in lines if line not in kept]
+    text = f"player: {seat}\nturn: {ctx.pending}\n"
+    text += f"password: {json.dumps(password, ensure_ascii=False)}\n" if password is not None else ""
+    text += "orders:\n" + "".join(f"  - {json.dumps(line, ensure_ascii=False)}\n" for line in kept)
+    where = "the sentences of your mail, read as orders" + (
+        f" (not read as orders: {'; '.join(repr(_echo(line)) for line in left[:5])}{'; ...' if len(left) > 5 else ''})" if left else "")
+    return inbox.OrderDocument(text.encode("utf-8"), where)
 
 
 def _reply(decision: _Decision, build: Any) -> None:
