@@ -209,4 +209,9 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
         return ""
     short = count - given
     lowest = "your lowest card" if short == 1 else f"your {short} lowest cards"
+    potions = [c for c in view["hand"] if is_potion(c)]
+    if view["phase"] == "exchange" and len(potions) >= 2 and not any(r.order is not None and is_potion(r.order["give"]) for r in readings):
+        potion = min(potions, key=low_order)  # JEKYLL-13: the exchange must include a potion, the lowest first
+        lowest = f"your lowest potion, {potion}" if short == 1 else f"{lowest}, your lowest potion ({potion}) among them"
+        return f"In its place the rule gives {lowest}, as your exchange must include a potion (JEKYLL-13, JEKYLL-18); your other orders stand."
     return f"In its place the rule gives {lowest} (JEKYLL-18); your other orders stand."
