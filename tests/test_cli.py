@@ -89,7 +89,7 @@ def test_a_turn_from_status_to_report(campaign: Path, capsys: pytest.CaptureFixt
     assert "file rejected: NMR" in out and "not this player's password" in out
 
     tony = (campaign / "turn-001" / "reports" / "tony.txt").read_text()
-    assert "STOLEN, 15 points to tony" in tony
+    assert "STOLEN, 15 points to you" in tony  # your own report names you as you (issue 25 item 10)
     assert "VOID" in tony and "your other orders stand" in tony
     david = (campaign / "turn-001" / "reports" / "david.txt").read_text()
     assert "REJECTED" in david and "not this player's password" in david
