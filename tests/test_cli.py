@@ -79,7 +79,7 @@ def test_a_turn_from_status_to_report(campaign: Path, capsys: pytest.CaptureFixt
     code, out, _ = pbem(capsys, "check", campaign / "turn-001" / "orders" / "tony.yaml", "--campaign", campaign)
     assert code == 1  # one void order
     assert "SID 1 tries to steal david's secret 8 (worth 15)" in out
-    assert "orders[2].sid is 9, above the highest allowed value 7" in out
+    assert "sid is 9, above the highest allowed value 7" in out
 
     code, _, err = pbem(capsys, "adjudicate", campaign)
     assert code == 1 and "waiting for orders from david, sue" in err
@@ -90,7 +90,7 @@ def test_a_turn_from_status_to_report(campaign: Path, capsys: pytest.CaptureFixt
     assert "file rejected: NMR" in out and "not this player's password" in out
 
     tony = (campaign / "turn-001" / "reports" / "tony.txt").read_text()
-    assert "STOLEN, 15 points to tony" in tony
+    assert "STOLEN, 15 points to you" in tony  # your own report names you as you (issue 25 item 10)
     assert "VOID" in tony and "your other orders stand" in tony
     david = (campaign / "turn-001" / "reports" / "david.txt").read_text()
     assert "REJECTED" in david and "not this player's password" in david
@@ -281,9 +281,9 @@ def test_messages_say_why_a_value_was_not_what_was_typed(campaign: Path, capsys:
     order.write_text(f'player: tony\nturn: 1\npassword: "{password}"\norders:\n  - {{sid: 1234567890123456789, guard: 1}}\n  - 42\n  - [1, 2]\n')
     code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
     assert code == 1
-    assert "orders[0].sid must be a whole number, not the text \"1234567890123456789\" (19 digits: numbers of more than 18 digits are not read)" in out
-    assert "orders[1] must be a mapping or text, not the number 42" in out
-    assert "orders[2] must be a mapping or text, not a list" in out
+    assert "sid must be a whole number, not the text \"1234567890123456789\" (19 digits: numbers of more than 18 digits are not read)" in out
+    assert "the order must be a mapping or text, not the number 42" in out
+    assert "the order must be a mapping or text, not a list" in out
     order.write_text(f'player: tony\nturn: 1\npassword: "{password}"\norders:\n#  - {{sid: 1, guard: 2}}\n')  # a form sent back unfilled
     code, out, _ = pbem(capsys, "check", order, "--campaign", campaign)
     assert code == 0 and "accepted for tony, turn 1 (no orders)" in out

@@ -198,3 +198,40 @@ def test_bid_then_every_trick_by_default_conserves_cards() -> None:
     # One trick a turn without lists, except that the forced last trick rides along with the one before.
     assert turn <= state["tricks"]
     assert sorted(state["results"][0]["rows"]) == sorted(state["players"])
+
+
+def test_lists_dropped_at_a_stop_are_told_to_their_player_only() -> None:
+    """Issue 25 item 8, IDENTITY-21: a list for a later trick that play never reached is not dropped in silence."""
+    state = _setup(3)
+    state.update(stage="trick", tricks=3, trick=1, leader="p0", hands={
+        "p0": ["orange+4", "purple-3", "blue+1"],
+        "p1": ["orange-1", "purple+2", "blue-2"],
+        "p2": ["orange+2", "purple-1", "blue+3"],
+    })
+    orders = {
+        "p0": [{"trick": 1, "play": ["orange+4"], "face_down": []}, {"trick": 2, "play": ["purple-3"], "face_down": []},
+               {"trick": 3, "play": ["blue+1"], "face_down": []}],
+        "p1": [{"trick": 1, "play": ["purple+2"], "face_down": []}],
+        "p2": [{"trick": 1, "play": ["blue+3"], "face_down": []}],
+    }
+    _, events = GAME.resolve(state, orders, Rng("t", 1))
+    [told] = [e for e in events if e["code"] == "lists_unused"]
+    assert told["seen_by"] == ["p0"] and told["tricks"] == [2, 3] and told["stopped_at"] == 2 and told["why"] == "not_settled"
+
+
+@pytest.mark.parametrize("written", ["every trick: play orange+4 purple-3 blue+1", "for all remaining tricks: play orange+4, purple-3, blue+1",
+                                     {"trick": "every", "play": ["orange+4", "purple-3", "blue+1"]}])
+def test_the_same_list_for_every_remaining_trick(written: Any) -> None:
+    """Issue 25 item 8: one list for every remaining trick of the deal, instead of one per trick."""
+    state = _setup(3)
+    state.update(stage="trick", tricks=3, trick=1, leader="p0", hands={
+        "p0": ["orange+4", "purple-3", "blue+1"],
+        "p1": ["orange-1", "purple+2", "blue-2"],
+        "p2": ["orange+2", "purple-1", "blue+3"],
+    })
+    [reading] = read_orders(GAME, state, "p0", [written])
+    assert reading.accepted and reading.order["through"] == 3, reading.void
+    assert reading.meaning.startswith("every remaining trick (1 to 3")
+    from adjudicator.games.identity.tricks import _lists
+
+    assert sorted(_lists({"p0": [reading.order]})["p0"]) == [1, 2, 3]

@@ -106,7 +106,7 @@ def test_attachment_is_filed_and_acknowledged(campaign: Path, tmp_path: Path) ->
     body = ack.get_content()
     assert ack["To"].addresses[0].addr_spec == "tony@example.org" and ack["In-Reply-To"] == "<a1@example.org>"
     assert "SID 1 tries to steal David's secret 8 (worth 15)" in body
-    assert "VOID: orders[1].sid is 9, above the highest allowed value 7" in body
+    assert "VOID: sid is 9, above the highest allowed value 7" in body
     assert "Still missing for turn 1: David, María José." in body
     assert passwords(campaign)["tony"] not in body
     assert ack["Date"] is None and ack["From"].addresses[0].addr_spec == "gm@example.org"

@@ -169,7 +169,7 @@ def test_status_orders_check_and_report(campaign: Path, tmp_path: Path) -> None:
     assert "Turn 1, phase orders." in status and "Due this turn: Tony, David, María José." in status
     assert "Your orders for turn 1: filed, 2 orders, 1 of them void." in status
     orders = sent["turn-001/reply-00003.eml"].get_content()
-    assert "SID 1 tries to steal David's secret 8 (worth 15)" in orders and "VOID: orders[1].sid is 9" in orders
+    assert "SID 1 tries to steal David's secret 8 (worth 15)" in orders and "VOID: sid is 9" in orders
     check = sent["turn-001/reply-00004.eml"].get_content()
     assert "Nothing was filed." in check and "SID 2 tries to steal María José's secret 3" in check
     assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"][0] == "SID 1 steal David 8"
@@ -308,3 +308,24 @@ def test_an_answer_is_written_once_though_a_rerun_would_word_it_otherwise(campai
     (campaign / "mail" / "ingest.jsonl").unlink()
     assert [e.status for e in ingest(campaign, [source], now=NOW + dt.timedelta(hours=5)).entries] == ["answered"]
     assert answer.read_bytes() == first
+
+
+def test_a_command_in_the_subject_does_not_swallow_the_orders_in_the_body(campaign: Path, tmp_path: Path) -> None:
+    """Issue 25 item 11, design 17: Subject `Status` with orders in the body files the orders, and the one
+    reply says both: the acknowledgement and the status, which already counts the orders as filed."""
+    text = order_text(campaign, "tony", ["SID 1 steal David 8"])
+    entries = run(campaign, tmp_path, mail("tony@example.org", text, subject="Status", message_id="<so@x>"))
+    assert [e.status for e in entries] == ["filed"]
+    assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"] == ["SID 1 steal David 8"]
+    [reply] = outbox(campaign).values()
+    body = reply.get_content()
+    assert "These orders are filed for turn 1." in body and "SID 1 tries to steal David's secret 8" in body
+    assert "Your Subject also asked 'status'" in body and "Your orders for turn 1: filed, 1 order" in body
+    assert "none filed" not in body and "and your status" in str(reply["Subject"])
+
+
+def test_check_in_the_subject_still_files_nothing(campaign: Path, tmp_path: Path) -> None:
+    text = order_text(campaign, "tony", ["SID 1 steal David 8"])
+    entries = run(campaign, tmp_path, mail("tony@example.org", text, subject="check", message_id="<co@x>"))
+    assert [e.status for e in entries] == ["answered"]
+    assert not (campaign / "turn-001" / "orders" / "tony.yaml").exists()

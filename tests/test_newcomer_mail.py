@@ -20,7 +20,7 @@ from adjudicator.mail.inbox import orders_in_text
 
 @pytest.fixture(scope="module")
 def campaigns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    return {g: play(tmp_path_factory.mktemp(g) / "c", g, "corpus-1", None, False) for g in ("secrets", "hidekids")}
+    return {g: play(tmp_path_factory.mktemp(g) / "c", g, "corpus-1", None, False) for g in ("secrets", "hidekids", "identity", "jekyll", "hide")}
 
 
 def _seat(campaign: object, game_id: str) -> tuple[str, dict[str, str]]:
@@ -31,6 +31,18 @@ def _seat(campaign: object, game_id: str) -> tuple[str, dict[str, str]]:
         view = campaign.game.view(state, me)  # type: ignore[attr-defined]
         sid = view["sids"][me][0]
         return me, {"me": me, "Me": state["names"][me], "other": other, "Other": state["names"][other], "sid": str(sid)}
+    if game_id in ("identity", "jekyll", "hide"):
+        me = campaign.game.due(state)[0]  # type: ignore[attr-defined]
+        view = campaign.game.view(state, me)  # type: ignore[attr-defined]
+        words = {"me": me, "Me": state["names"][me]}
+        if game_id == "identity":  # two cards of the hand, and what they add up to
+            a, b = view["hand"][0], view["hand"][-1]
+            total = sum(int(c.replace("black", "").lstrip("abcdefghijklmnopqrstuvwxyz")) for c in (a, b))
+            words.update(a=a, b=b, A=a.replace("+", " +").replace("-", " -").title(), total=f"{total:+d}")
+        elif game_id == "jekyll":  # the card given: a potion (the potion rule binds with two of them)
+            potion = next(c for c in view["hand"] if c.startswith("potion"))
+            words.update(potion=potion, n=potion.removeprefix("potion"))
+        return me, words
     kid = next(p for p in players if p != state["wolf"])
     return kid, {"me": kid, "Me": state["names"][kid], "wolf": state["wolf"], "Wolf": state["names"][state["wolf"]]}
 
@@ -67,8 +79,52 @@ HIDEKIDS = [
 ]
 
 
+IDENTITY = [
+    ("canonical bid", "player: {me}\nturn: 1\norders:\n  - bid: [{a}, {b}]\n", "your bid is"),
+    ("bid in a sentence", "player: {me}\nturn: 1\norders:\n  - I bid {total} with {A} and {b}\n", "your bid is"),
+    ("typographic quotes around the cards", "player: {me}\nturn: 1\norders:\n  - bid: [\u201c{a}\u201d, \u201c{b}\u201d]\n", "your bid is"),
+    ("comma text where a list is asked", "player: {me}\nturn: 1\norders:\n  - bid: {a}, {b}\n", "your bid is"),
+    ("two bullets of one card", "player: {me}\nturn: 1\norders:\n\u2022 {a}\n\u2022 {b}\n", "bid card"),
+    ("keys in capitals and the display name", "Player: {Me}\nTurn: 1\nOrders:\n  - bid {a} {b}\n", "your bid is"),
+    ("colon after bid", "player: {me}\nturn: 1\norders:\n  - \"bid: {a}, {b}\"\n", "your bid is"),
+    ("tabs and a signature", "player: {me}\nturn: 1\norders:\n\t- bid {a} and {b}\n\n-- \n{Me}\n", "your bid is"),
+    ("code fence", "My bid:\n```\nplayer: {me}\nturn: 1\norders:\n  - bid {a} {b}\n```\n", "your bid is"),
+    ("bottom-posted", "On Mon, GM wrote:\n> YOUR HAND\n> orders:\n\nplayer: {me}\nturn: 1\norders:\n  - bid {a} {b}\n", "your bid is"),
+    ("untouched form", "player: {me}\nturn: 1\norders:\n#  - bid: [CARD, CARD]\n", ""),
+]
+
+JEKYLL = [
+    ("canonical give", "player: {me}\nturn: 1\norders:\n  - give: {potion}\n", "give " + "{potion}"),
+    ("give in words", "player: {me}\nturn: 1\norders:\n  - give {potion}\n", "give {potion}"),
+    ("potion as n+", "player: {me}\nturn: 1\norders:\n  - \"{n}+\"\n", "give {potion}"),
+    ("potion with a space", "player: {me}\nturn: 1\norders:\n  - give potion {n}\n", "give {potion}"),
+    ("typographic quotes", "player: {me}\nturn: 1\norders:\n  - \u201c{potion}\u201d\n", "give {potion}"),
+    ("capital key in the order", "player: {me}\nturn: 1\norders:\n  - Give: {potion}\n", "give {potion}"),
+    ("en dash marker", "player: {me}\nturn: 1\norders:\n\u2013 give {potion}\n", "give {potion}"),
+    ("display name and capitals", "PLAYER: {Me}\nTURN: 1\nORDERS:\n  - {potion}\n", "give {potion}"),
+    ("nbsp indentation", "player: {me}\nturn: 1\norders:\n\u00a0\u00a0- give {potion}\n", "give {potion}"),
+    ("greeting and signature", "Hello,\n\nplayer: {me}\nturn: 1\norders:\n  - give {potion}\n\nCheers\n-- \n{Me}\n", "give {potion}"),
+    ("untouched form", "player: {me}\nturn: 1\norders:\n#  - give: CARD\n", ""),
+]
+
+HIDE = [
+    ("canonical target", "player: {me}\nturn: 1\norders:\n  - target: satellite\n", "satellite: your target"),
+    ("building alone", "player: {me}\nturn: 1\norders:\n  - satellite\n", "satellite: your target"),
+    ("short form", "player: {me}\nturn: 1\norders:\n  - target sat\n", "satellite: your target"),
+    ("capitals", "player: {me}\nturn: 1\norders:\n  - Target: Army Base\n", "army base: your target"),
+    ("typographic quotes", "player: {me}\nturn: 1\norders:\n  - \u201csubmarine\u201d\n", "submarine: your target"),
+    ("bullet", "player: {me}\nturn: 1\norders:\n\u2022 power plant\n", "power plant: your target"),
+    ("keys in capitals and display name", "Player: {Me}\nOrders:\n  - target: sub\nTurn: 1\n", "submarine: your target"),
+    ("tab indentation", "player: {me}\nturn: 1\norders:\n\t- target: plant\n", "power plant: your target"),
+    ("signature", "player: {me}\nturn: 1\norders:\n  - satellite\n--\n{Me}\nSent from my phone\n", "satellite: your target"),
+    ("target with a colon inside the text", "player: {me}\nturn: 1\norders:\n  - \"target: satellite\"\n", "satellite: your target"),
+    ("untouched form", "player: {me}\nturn: 1\norders:\n#  - target: BUILDING\n", ""),
+]
+
+
 def _cases() -> list[tuple[str, str, str, str | None]]:
-    return [("secrets", *c) for c in SECRETS] + [("hidekids", *c) for c in HIDEKIDS]
+    return ([("secrets", *c) for c in SECRETS] + [("hidekids", *c) for c in HIDEKIDS] + [("identity", *c) for c in IDENTITY]
+            + [("jekyll", *c) for c in JEKYLL] + [("hide", *c) for c in HIDE])
 
 
 @pytest.mark.parametrize(("game_id", "what", "template", "meaning"), _cases(), ids=[f"{c[0]}-{c[1]}" for c in _cases()])
@@ -87,6 +143,7 @@ def test_a_newcomer_mail_is_read_as_meant_on_both_routes(
         return
     assert sub.status == "accepted", f"{what}: {sub.problems}"
     assert not sub.void, f"{what}: {[r.void for r in sub.void]}"
+    meaning = meaning.format(**words)
     assert all(meaning in r.meaning for r in sub.readings), [r.meaning for r in sub.readings]
     view = tmp_path / f"{player}.view.json"
     view.write_bytes(for_report(campaign, 0, player) or b"")

@@ -36,6 +36,9 @@ class Submission:
     """The file name the orders came from, for messages."""
     problems: list[Problem] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)
+    instead: str = ""
+    """What the rules put in place of the orders this file leaves out (game.instead), for a file
+    that holds none or only void ones: "you are caught at the growl", "your bid is drawn at random"."""
 
     @property
     def nmr(self) -> bool:
@@ -48,6 +51,11 @@ class Submission:
     @property
     def void(self) -> list[Reading]:
         return [r for r in self.readings if not r.accepted]
+
+    @property
+    def all_void(self) -> bool:
+        """An accepted file whose every order is void: it stands as a file, but nothing in it acts."""
+        return self.status == "accepted" and bool(self.readings) and not self.orders
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,12 +122,12 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
     readings: dict[int, Reading] = {}
     valid: list[tuple[int, Any]] = []
     for index, item in enumerate(items):
-        errors = schema.errors(item, prefix=f"orders[{index}]")
+        errors = schema.errors(item)
         if errors:
             readings[index] = Reading(
                 index=index,
                 written=schemas.echo(item),
-                void="; ".join(f"{e.path} {e.message}" for e in errors),
+                void="; ".join(_located(e) for e in errors),
             )
         else:
             valid.append((index, item))
@@ -134,7 +142,20 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
         for reading in game.read_orders(view, player, valid):
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings[reading.index] = reading
-    return [readings[i] for i in sorted(readings)]
+    read = [readings[i] for i in sorted(readings)]
+    if any(not r.accepted and not r.instead for r in read):
+        instead = game.instead(view, player, read)  # design 17: what the rules put in its place
+        for reading in read:
+            if not reading.accepted and not reading.instead:
+                reading.instead = instead
+    return read
+
+
+def _located(error: schemas.SchemaError) -> str:
+    """A schema error inside one order, located within it (`sid is 9, ...`, `steal.secret is 11, ...`): the
+    order's own number is the one the reading is listed under, counted from 1 as players count."""
+    where = "the order" if error.path == "(the whole file)" else error.path
+    return f"{where} {error.message}"
 
 
 def _with_lists(item: Any) -> Any:
@@ -333,7 +354,10 @@ def check_position(
         return sub
     sub.player = document["player"]
     sub.status = "accepted"
-    sub.readings = read_view_orders(game, position.phase, position.view_of(sub.player), sub.player, document["orders"])
+    view = position.view_of(sub.player)
+    sub.readings = read_view_orders(game, position.phase, view, sub.player, document["orders"])
+    if not sub.orders:
+        sub.instead = game.instead(view, sub.player, sub.readings)
     if position.former:
         for reading in sub.void:
             _hint_handed_over(reading, position)

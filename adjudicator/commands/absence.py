@@ -37,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
     granted = absences.granted(root)
     for absence in granted:
         out.print(f"  {absence.seat}: {absence.text}", markup=False)
-    out.print(f"{len(granted)} absences granted." if granted else "No absences granted.", markup=False)
+    out.print(f"{len(granted)} {'absence' if len(granted) == 1 else 'absences'} granted." if granted else "No absences granted.", markup=False)
     return 0

@@ -99,7 +99,7 @@ def _report_outcome(out: Any, outcome: Any) -> None:
             lines.extend(f"      {escape(sub.source)}::orders[{r.index}] void: {escape(r.void or '')}" for r in void)
     lines.extend(f"  [yellow]ignored in orders/:[/] {escape(name)}" for name in output.stray)
     for seat in newly_abandoned(campaign, output.turn, output.state, output.standins):
-        lines.append(f"  [yellow]{seat.seat}: abandoned after {seat.after} turns without valid orders in a row: the stand-in plays "
+        lines.append(f"  [yellow]{seat.seat}: abandoned after {seat.after} {'turn' if seat.after == 1 else 'turns'} without valid orders in a row: the stand-in plays "
                      f"the seat from turn {output.turn + 1} (pbem standin {escape(str(campaign.root))} {seat.seat} off stops it)[/]")
     if campaign.game.is_over(output.state):
         names = output.state.get("names", {})

@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"Seat {args.seat}: the stand-in plays it from turn {turn} whenever no orders of the seat's own are filed.", markup=False)
     else:
         after = (campaign.config.get("judge") or {}).get("abandon_after")
-        again = f"; after {after} turns without valid orders in a row it counts as abandoned again" if after else ""
+        again = f"; after {after} {'turn' if after == 1 else 'turns'} without valid orders in a row it counts as abandoned again" if after else ""
         out.print(f"Seat {args.seat}: no stand-in from turn {turn} on; a silent seat gets the game's NMR default{again}.", markup=False)
     return 0

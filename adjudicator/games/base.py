@@ -120,6 +120,13 @@ class Game(Protocol):
         """Orders the private report's order form suggests, each legal for `player` now (the
         template filter `form_examples`); default: none."""
 
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        """What the rules put in place of the void or missing orders among `readings` (all of the
+        player's orders, accepted and void), in the game's own terms and from the player's view only:
+        said after each void order the reader left without its own `Reading.instead`, and for a file
+        of no orders (design 17: never only "this order does nothing"). Default: "" (a void order
+        does nothing and the others stand)."""
+
     def setup(self, seats: list[Seat], options: dict[str, Any], rng: Rng) -> State:
         """The opening state: deals, draws and everything fixed before turn 1."""
 
@@ -181,7 +188,13 @@ REQUIRED_NAMES = (
 )
 """What every game's `GAME` must have; the registry refuses a game that lacks one."""
 
-OPTIONAL_HOOKS: dict[str, Any] = {"nmr_public": False, "field_labels": {}, "form_examples": no_form_examples}
+def nothing_instead(view: View, player: str, readings: list[Reading]) -> str:
+    """The default `instead`: a void order does nothing, and the player's other orders stand."""
+    return ""
+
+
+OPTIONAL_HOOKS: dict[str, Any] = {"nmr_public": False, "field_labels": {}, "form_examples": no_form_examples,
+                                  "instead": nothing_instead}
 """The optional members of `Game` and the default the registry gives a game that leaves one out."""
 
 

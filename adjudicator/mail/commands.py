@@ -34,7 +34,7 @@ from typing import Any, Callable
 from ..campaign import absences, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending
-from ..common import atomic, yamlsafe
+from ..common import atomic, ordertext, yamlsafe
 from . import answers, compose, inbox, press
 
 WORDS = ("help", "status", "orders", "check", "report", "press", "absence", "resign")
@@ -75,6 +75,45 @@ def _match(line: str) -> tuple[str, str] | None:
     if word not in WORDS or (word in _ALONE and arguments.strip(".!?")):
         return None
     return word, arguments
+
+
+WITH_ORDERS = ("help", "status", "orders", "report")
+"""Commands whose word in the Subject does not stop an order document in the body from being filed
+(design 17): the orders are filed and the acknowledgement carries the command's answer too. `check`
+asks for a reading only and `press` relays the body; `absence` asks the GM for something else."""
+
+
+def orders_with(message: Any) -> Command | None:
+    """The command of a message's Subject when the message also holds an order document to file
+    (design 12, 17): that command is answered in the acknowledgement; None when it is not so."""
+    command = recognise(message)
+    if command is None or command.where != "the Subject" or command.word not in WITH_ORDERS:
+        return None
+    return command if _holds_orders(message) else None
+
+
+def _holds_orders(message: Any) -> bool:
+    """Whether the message holds an order document with an `orders:` list (`player:` and `password:` lines
+    alone are how a command proves its sender, not orders)."""
+    try:
+        document = ordertext.load(inbox.find_orders(message).data)
+    except Exception:  # noqa: BLE001 - not an order document that can be filed: the command is answered as before
+        return False
+    return isinstance(document, dict) and any(isinstance(k, str) and k.strip().casefold() == "orders" for k in document)
+
+
+def answer_with_orders(desk: answers.Desk, seat: str, command: Command) -> tuple[str, str]:
+    """What a command that came with orders (orders_with) answers, once the orders are filed: (what, body)."""
+    if command.word == "help":
+        return command.word, answers.help_reply(desk, seat)
+    if command.word == "status":
+        return command.word, answers.status_reply(desk, seat)
+    if command.word == "orders":
+        return command.word, answers.orders_reply(desk, seat)
+    turn = _report_turn(desk, command.arguments)
+    if turn is None:
+        return command.word, f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
+    return f"report of turn {turn}", answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn))
 
 
 def _has_order_document(message: Any) -> bool:

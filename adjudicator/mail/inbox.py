@@ -26,11 +26,12 @@ a reply or forward marker ("On ... wrote:", "-----Original Message-----",
 "---------- Forwarded message ----------", "Begin forwarded message:") are cut
 first, so a reply that quotes the previous report (whose order form also says
 `player:`) finds the player's own orders, not the GM's form, and a forward of the
-player's own earlier orders is never filed again as new ones. Text below such a
-marker is never read, even when nothing above it holds orders (a bottom-posted
-reply): whether it is the player's new text or a copy of older mail cannot be told
-safely, so the message is refused with a reason that says where the `player:` line
-was found and what to do instead.
+player's own earlier orders is never filed again as new ones. A reply whose quote is
+marked line by line with `>` may have the player's text below it (bottom-posting,
+design 17): the quoted lines are dropped and the text below is read (`_unquoted`). Below
+a quote without `>` (Outlook's From:/Sent: block, a forward, an HTML reply turned into
+text) nothing is read, since new text cannot be told from the old line by line: a
+`player:` line found there gets a refusal that says where it was and what to do instead.
 
 An attachment is decoded with the charset it declares (then handed on as UTF-8);
 one that declares none must be UTF-8.

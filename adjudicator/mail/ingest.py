@@ -54,10 +54,10 @@ from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
-from ..campaign.pipeline import Submission, as_meant
+from ..campaign.pipeline import Submission, as_meant, read_view_orders
 from ..common import atomic, ordertext, yamlsafe
 from ..publish.render import Renderer
-from . import commands, compose, inbox
+from . import answers, commands, compose, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -395,6 +395,8 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
     def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False) -> _Decision:
+        if asked is not None:
+            reason += f" (the Subject's '{asked.word}' was not answered, as it came with orders: send '{asked.word}' alone to ask)"
         entry.reason, entry.player, entry.found = reason, player, document
         entry.stored = f"mail/rejected/{label}.eml"
         decision.files[entry.stored] = incoming.raw
@@ -404,6 +406,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         return decision
 
     seat_by_address = None
+    asked: commands.Command | None = None  # a Subject command that came with orders (design 17), once known
     if message is None:
         return reject("not a readable email message")
     if compose.is_own(message):  # the judge's own mail come back (the GM's copies, a public report): not player mail
@@ -427,15 +430,19 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             seat_by_address,
         )
     inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address, lambda seat: ctx.book.seats[(ctx.pending, seat)], MESSAGES_PER_SENDER)
-    command = commands.recognise(message)
+    asked = commands.orders_with(message)  # a command in the Subject and orders in the body: both (design 17)
+    command = None if asked is not None else commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        refused = reject(f"no orders: {exc}", seat_by_address)
-        commands.not_understood(inbound, refused.entry, str(exc))
-        return refused
+        sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
+        if sentences is None:
+            refused = reject(f"no orders: {exc}", seat_by_address)
+            commands.not_understood(inbound, refused.entry, str(exc))
+            return refused
+        found = sentences
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -469,7 +476,47 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             found.where,
             reply=True,
         )
-    return _accept(ctx, decision, incoming, found, sub, label, address)
+    return _accept(ctx, decision, incoming, found, sub, label, address, asked)
+
+
+_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
+MAX_SENTENCES = 30
+
+
+def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocument | None:
+    """A mail of plain sentences with no form, from a seat's registered address: that seat's orders for
+    the pending turn (design 17), as the order file they make; None when it is not one.
+
+    Each line of the sender's own words (quotes and signature cut, a `password:` line kept for the
+    envelope) is read as one order against the seat's own view. It is orders when at least one line reads
+    as an order of this phase; the lines that read as none (a greeting, thanks) are left out and named
+    in the acknowledgement. A line with two readings is void with both, as in any order file."""
+    if seat is None or not ctx.turn.due(seat):
+        return None
+    password, lines = None, []
+    for line in commands.own_text(message).split("\n"):
+        if match := _PASSWORD_LINE.match(line):
+            password = match[1].strip().strip('"\u201c\u201d')
+        elif line.strip():
+            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
+    if not lines or len(lines) > MAX_SENTENCES:
+        return None
+    game, position = ctx.campaign.game, ctx.turn.position
+    try:
+        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
+    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
+        return None
+    kept = [lines[r.index] for r in readings if r.accepted]
+    if not kept:
+        return None
+    left = [line for line in lines if line not in kept]
+    text = f"player: {seat}\nturn: {ctx.pending}\n"
+    text += f"password: {json.dumps(password, ensure_ascii=False)}\n" if password is not None else ""
+    text += "orders:\n" + "".join(f"  - {json.dumps(line, ensure_ascii=False)}\n" for line in kept)
+    where = "the sentences of your mail, read as orders" + (
+        f" (not read as orders: {'; '.join(repr(_echo(line)) for line in left[:5])}{'; ...' if len(left) > 5 else ''})" if left else "")
+    return inbox.OrderDocument(text.encode("utf-8"), where)
 
 
 def _reply(decision: _Decision, build: Any) -> None:
@@ -485,7 +532,8 @@ def _reply(decision: _Decision, build: Any) -> None:
 
 
 def _accept(
-    ctx: _Context, decision: _Decision, incoming: inbox.Incoming, found: inbox.OrderDocument, sub: Submission, label: str, address: str
+    ctx: _Context, decision: _Decision, incoming: inbox.Incoming, found: inbox.OrderDocument, sub: Submission, label: str, address: str,
+    asked: commands.Command | None = None,
 ) -> _Decision:
     campaign, player, entry = ctx.campaign, sub.player, decision.entry
     entry.player, entry.found = player, found.where
@@ -506,7 +554,7 @@ def _accept(
         entry.status = "superseded"
         entry.reason = f"message {current.seq}, dated later, is already filed"
     if campaign.gm_email:
-        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current))
+        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current, asked))
     return decision
 
 
@@ -549,7 +597,9 @@ def _seat_name(ctx: _Context, player: str) -> str:
     return str(holder.get("name") or ctx.state.get("names", {}).get(player, player))
 
 
-def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str, replaced: Entry | None) -> tuple[dict[str, bytes], list[str]]:
+def _acknowledgement(
+    ctx: _Context, entry: Entry, sub: Submission, address: str, replaced: Entry | None, asked: commands.Command | None = None
+) -> tuple[dict[str, bytes], list[str]]:
     """The acknowledgement of accepted orders: it reads the player's orders back, so it goes to the
     registered address only (to the sender only when the seat has none and the password proved them)."""
     campaign, player = ctx.campaign, sub.player
@@ -559,7 +609,13 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
     if not to:
         entry.notes.append("no acknowledgement: the seat has no address in campaign.yaml" + ("" if campaign.uses_passwords else " and the campaign no passwords"))
         return {}, []
-    lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
+    if sub.all_void:  # design 17: never headed as if all were well when nothing in the file acts
+        what = f"orders received from {name}, but every one is VOID"
+        lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}), "
+                 f"but EVERY ORDER IS VOID, so none of them acts. {sub.instead}".rstrip(), ""]
+    else:
+        what = f"orders received from {name}"
+        lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
     lines += ["Your message:", *_header_lines(ctx, entry), ""]
     if entry.status == "filed":
         lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({_echo(replaced.message_id or replaced.key)})." if replaced else ""))
@@ -571,7 +627,7 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         lines.append("Your message has no Date that counts (none, unreadable or in the future): it counts as older than any dated one.")
     lines.append("")
     if not sub.readings:
-        lines.append("Your order file holds no orders (orders: []), which is a valid choice.")
+        lines.append("Your order file holds no orders (orders: []), which is a valid choice." + (f" {sub.instead}" if sub.instead else ""))
     else:
         lines.append("Your orders as the adjudicator read them:")
         lines += Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url).readings(sub, "will do")
@@ -582,7 +638,11 @@ def _acknowledgement(ctx: _Context, entry: Entry, sub: Submission, address: str,
         came = f"from {_echo(address)}" if address else "from an address that could not be read"
         lines += ["", f"This message came {came}, not the address registered for your seat. Its password was right,",
                   "so the orders are filed; this acknowledgement goes to the registered address only."]
-    return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), f"orders received from {name}")
+    if asked is not None:  # design 17: the Subject's command is answered too, once the orders are filed
+        answered, text = commands.answer_with_orders(answers.Desk(ctx.turn, ctx.now), player, asked)
+        lines += ["", f"Your Subject also asked '{asked.word}'. The answer, with these orders filed:", "", *text.rstrip("\n").split("\n")]
+        what += f"; and your {answered}"
+    return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
 
 
 def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, bytes], list[str]]:

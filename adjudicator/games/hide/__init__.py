@@ -104,6 +104,9 @@ class Hide:
             reading.read_choice(view, player, phase, parsed)
         return readings
 
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return reading.instead(view, player, readings)
+
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         """HIDE-16: the richest building where a building is chosen; an empty list (the NMR pick) on a mission."""
         if state["stage"] == "security":

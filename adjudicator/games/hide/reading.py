@@ -20,6 +20,7 @@ from .components import (
     colour_of,
     die_words,
     icon_of,
+    richest,
     shares_feature,
     words,
 )
@@ -36,7 +37,7 @@ _PICK = re.compile(
 _GUESS = re.compile(rf"\s*(.+?)\s+({_COLOUR})\s+({_ICON})\s*\Z", re.IGNORECASE)
 _GADGET = re.compile(rf"\s*gadget\s+({_COLOUR})\s+({_ICON})\s+(?:to|as|->)\s+({_ICON})\s*\Z", re.IGNORECASE)
 _LAST_MAN = re.compile(rf"\s*last[\s_-]*man\s+({_ICON})\s*\Z", re.IGNORECASE)
-_TARGET = re.compile(rf"\s*(?:target|identity|security)?\s*({_ICON})\s*\Z", re.IGNORECASE)
+_TARGET = re.compile(rf"\s*(?:(?:target|identity|security)\s*:?)?\s*({_ICON})\s*\.?\s*\Z", re.IGNORECASE)
 
 _TURN_WORDS = ("as", "to", "->", "turn", "turned")
 
@@ -434,7 +435,7 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
 def _word_of(item: Any, what: str, allowed: list[str]) -> str:
     match = _TARGET.fullmatch(str(item))
     if not match:
-        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
+        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*:?\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
         word = keyword[2] if keyword else str(item).strip()
         if not word:
             raise VoidOrder("unreadable", f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
@@ -469,3 +470,23 @@ def write(item: Any) -> str:
     key = next(iter(item), "?")
     return f"{key} {item.get(key)}"
 
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """What the rules put in place of void or missing orders (HIDE-16), from what the player sees: the
+    richest building secured or targeted, the first die of the pool picked; "" when the orders that stand settle it."""
+    stage = view["stage"]
+    if stage == "security":
+        if any(r.order is not None and "security" in r.order for r in readings):
+            return ""
+        return f"With no valid security order, the richest building, the {words(richest(view['buildings']))}, is secured (HIDE-16)."
+    if stage == "identity":
+        if any(r.order is not None and "target" in r.order for r in readings):
+            return ""
+        allowed = [b for b in BUILDINGS if b != view["security"]]
+        return (f"With no valid target, the richest building you may target, the {words(richest(view['buildings'], allowed))}, "
+                "becomes your target (HIDE-16).")
+    if any(r.order is not None and "pick" in r.order for r in readings):
+        return ""
+    return ("With no valid pick, you take the first die of the pool that would land in front of you, with the default gun "
+            "turn and shot (HIDE-16); your other orders stand.")

@@ -89,6 +89,9 @@ class HideTheKids:
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
         return reading.read_orders(view, player, items)
 
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return reading.instead(view, player, readings)
+
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # HIDEKIDS-4/5: a silent kid has not hidden; a silent wolf's lifts are drawn in resolve.
         return []

@@ -97,3 +97,13 @@ def _write(order: dict[str, Any]) -> str:
     if "lift" in order:
         return f"lift {order['lift'][0]} then {order['lift'][1]}"
     return f"hide {order['hide']}"
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """What stands in for a void or missing order: the first accepted one, or the NMR rule (HIDEKIDS-4, -5)."""
+    if any(r.accepted for r in readings):
+        return ""
+    if player == view["wolf"]:
+        return ("With no valid lift order, your two lifts are drawn at random and the draw is announced to everyone "
+                "(HIDEKIDS-4).")
+    return "With no valid hiding order you have not hidden in time: you are caught at the growl, before the first lift (HIDEKIDS-5)."

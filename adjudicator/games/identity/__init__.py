@@ -23,6 +23,7 @@ from ..base import Event, Option, Order, Reading, Seat, State, View
 from . import conformance, demo, scoring, standin, views
 from .cards import BLACK, COLOURS
 from .deals import new_deal, resolve_bids
+from .reading import instead as reading_instead
 from .reading import read_bids, read_tricks
 from .tricks import play_tricks
 
@@ -92,6 +93,9 @@ class Identity:
         if view["stage"] == "bid":
             return read_bids(view, items)
         return read_tricks(view, items)
+
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return reading_instead(view, player, readings)
 
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # IDENTITY-4 and IDENTITY-8: a silent player's bid is drawn at random and

@@ -78,17 +78,19 @@ def holds(hand: list[str], cards: list[str]) -> bool:
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-"})
 _CARD_TEXT = re.compile(r"([a-z]+)\s*[\[(]?\s*([+-]?)\s*(\d+)\s*[\])]?\Z")
 _CARD_TOKEN = re.compile(r"[a-z]+\s*[\[(]?\s*[+-]?\s*\d+\s*[\])]?|[^\s,;/]+")
-_FILLER = frozenset({"and", "then", "or", "+", "&"})
+_FILLER = frozenset({"and", "then", "or", "+", "&", "with"})
 
 
-def read_card(text: str) -> str:
-    """The canonical card a player means by `text` (IDENTITY-20); a VoidOrder says why not."""
+def read_card(text: str, colours: Any = None) -> str:
+    """The canonical card a player means by `text` (IDENTITY-20); a VoidOrder says why not. `colours`:
+    the colours of this campaign's deck (its view's `colours`), so that a shortened colour is read among
+    them only ('b' is blue in a deck without black); every colour when not given."""
     written = " ".join(str(text).split())
     match = _CARD_TEXT.match(written.lower().translate(_MINUS))
     if not match:
         raise VoidOrder("no_such_card", f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0")
     prefix, sign, digits = match.groups()
-    named = [c for c in (*COLOURS, BLACK) if c.startswith(prefix)]
+    named = [c for c in (colours or (*COLOURS, BLACK)) if c.startswith(prefix)]
     if len(named) != 1:
         raise VoidOrder(
             "no_such_card",
@@ -103,10 +105,10 @@ def read_card(text: str) -> str:
     return card
 
 
-def read_card_list(text: str) -> list[str]:
-    """Every card named in a piece of text such as `blue+2, orange -3 and g4`."""
+def read_card_list(text: str, colours: Any = None) -> list[str]:
+    """Every card named in a piece of text such as `blue+2, orange -3 and g4` (`colours`: as read_card)."""
     cards = []
     for token in _CARD_TOKEN.findall(text.lower().translate(_MINUS)):
         if token not in _FILLER:
-            cards.append(read_card(token))
+            cards.append(read_card(token, colours))
     return cards

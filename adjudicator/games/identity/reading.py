@@ -10,41 +10,68 @@ from ..base import Order, Reading, View, VoidOrder
 from .cards import holds, number, read_card, read_card_list, remove_cards
 
 _TRICK_PREFIX = re.compile(r"\s*trick\s*#?\s*(\d{1,3})\s*[:.)-]?", re.IGNORECASE)
+_EVERY_PREFIX = re.compile(
+    r"\s*(?:(?:in|for)\s+)?(?:(?:every|each|all)(?:\s+(?:the\s+)?(?:remaining|other|later|rest\s+of\s+the))?\s+tricks?|tricks?\s+(?:every|all|each))\s*[:.)-]?",
+    re.IGNORECASE,
+)
+EVERY = ("every", "all", "each")
+"""`trick: every` (or all, each): the same lists for every remaining trick of the deal (issue 25 item 8)."""
 _DOWN = re.compile(r"\b(?:face[\s_-]*down|down)\b\s*:?", re.IGNORECASE)
 _PLAY = re.compile(r"\s*(?:play|face[\s_-]*up|up)\b\s*:?", re.IGNORECASE)
 _BID = re.compile(r"\s*bids?\b\s*:?", re.IGNORECASE)
 
 
-def parse_bid(item: Any) -> list[str]:
-    """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"` or a single card `"a"`."""
+_BID_SENTENCE = re.compile(
+    r"\s*(?:i\s+(?:will\s+|'ll\s+)?|my\s+)?bids?\s*:?\s*(?:is\s+)?(?:(?P<total>[+-]?\s*\d+)\s*(?:wins?\s*)?(?:with|using|:|=|,)\s*)?",
+    re.IGNORECASE,
+)
+"""'I bid +3 with blue -1 and green +4', 'my bid is +3: ...', 'bid blue+2 orange-3': the bid and, when written,
+the total the player counts on, which must be what the cards add up to (issue 25 item 12)."""
+
+
+def parse_bid(item: Any, colours: Any = None) -> list[str]:
+    """Cards of one bid item: `{bid: [a, b]}`, `"bid a b"`, `"a, b"`, a single card `"a"`, or a sentence
+    such as `"I bid +3 with blue -1 and green +4"` (a total that the cards do not add up to is two readings: void)."""
     if isinstance(item, dict) and "bid" in item:
-        return [read_card(c) for c in item["bid"]]
+        return [read_card(c, colours) for c in item["bid"]]
     if isinstance(item, dict) or _TRICK_PREFIX.match(item) or _PLAY.match(item) or _DOWN.match(item):
         raise VoidOrder("wrong_phase", "the deal opens with bids: no trick can be played until every bid is in")
-    text = item[m.end():] if (m := _BID.match(item)) else item
-    cards = read_card_list(text)
+    total = None
+    if (m := _BID_SENTENCE.match(item)) and m.end():
+        text, total = item[m.end():], m["total"]
+    else:
+        text = item
+    text = re.sub(r"[.!]+\s*\Z", "", text.strip())
+    cards = read_card_list(text, colours)
     if not cards:
         raise VoidOrder("unreadable", "names no card: a bid is two cards of your hand, e.g. bid blue+2 orange-3")
+    if total is not None and int(total.replace(" ", "")) != sum(map(number, cards)):
+        raise VoidOrder("two_readings", (
+            f"the bid says {int(total.replace(' ', '')):+d} but {' + '.join(cards)} add up to {sum(map(number, cards)):+d}: "
+            "it may mean those cards or a bid of that total, so it is not guessed; send the two cards again"))
     return cards
 
 
-def parse_trick(item: Any) -> dict[str, Any]:
+def parse_trick(item: Any, colours: Any = None) -> dict[str, Any]:
     """One trick list: `{trick: 3, play: [...], face_down: [...]}` or `"trick 3: play a b down c"`."""
     if isinstance(item, dict) and "bid" in item or isinstance(item, str) and _BID.match(item):
         raise VoidOrder("wrong_phase", "the bids of this deal are already revealed; this turn plays tricks")
     if isinstance(item, dict):
+        trick = item.get("trick")
         return {
-            "trick": item.get("trick"),
-            "play": [read_card(c) for c in item.get("play", [])],
-            "face_down": [read_card(c) for c in item.get("face_down", [])],
+            "trick": "every" if isinstance(trick, str) and trick.casefold() in EVERY else trick,
+            "play": [read_card(c, colours) for c in item.get("play", [])],
+            "face_down": [read_card(c, colours) for c in item.get("face_down", [])],
         }
     trick = None
     text = item
     if m := _TRICK_PREFIX.match(text):
         trick, text = int(m[1]), text[m.end():]
+    elif m := _EVERY_PREFIX.match(text):
+        trick, text = "every", text[m.end():]
     parts = _DOWN.split(text, maxsplit=1)
     up = parts[0][m.end():] if (m := _PLAY.match(parts[0])) else parts[0]
-    return {"trick": trick, "play": read_card_list(up), "face_down": read_card_list(parts[1]) if len(parts) > 1 else []}
+    return {"trick": trick, "play": read_card_list(up, colours), "face_down": read_card_list(parts[1], colours) if len(parts) > 1 else []}
 
 
 def _written(item: Any) -> str:
@@ -76,7 +103,7 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            cards = parse_bid(item)
+            cards = parse_bid(item, view.get("colours"))
         except VoidOrder as void:
             reading.refuse(void)
             continue
@@ -91,11 +118,6 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             chosen += cards
             reading.order = {"bid": cards}
             reading.meaning = "bid card" + ("s " if len(cards) > 1 else " ") + " and ".join(cards)
-    if len(chosen) < 2:  # IDENTITY-4: the bid is completed at random; a void order says so, not "does nothing"
-        drawn = "both bid cards are" if not chosen else "the second bid card is"
-        for reading in readings:
-            if not reading.accepted:
-                reading.instead = f"In its place {drawn} drawn at random from the rest of your hand (IDENTITY-4)."
     accepted = [r for r in readings if r.accepted]
     if accepted:
         last = accepted[-1]
@@ -117,12 +139,15 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            order = parse_trick(item)
+            order = parse_trick(item, view.get("colours"))
         except VoidOrder as void:
             reading.refuse(void)
             continue
-        trick = view["trick"] if order["trick"] is None else order["trick"]
+        every = order["trick"] == "every"
+        trick = view["trick"] if order["trick"] is None or every else order["trick"]
         order["trick"] = trick
+        if every:
+            order["through"] = view["tricks"]
         missing = [c for c in order["play"] + order["face_down"] if c not in hand][:1]
         if trick < view["trick"]:
             reading.refuse(VoidOrder("trick_played", f"trick {trick} has already been played; the next trick is {view['trick']}"))
@@ -130,6 +155,10 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
             reading.refuse(VoidOrder("no_such_trick", f"this deal has only {view['tricks']} tricks"))
         elif missing:
             reading.refuse(VoidOrder("not_held", _not_held(missing, hand)))
+        elif every:
+            reading.order = order
+            reading.meaning = _trick_meaning(order, view["trick"]).replace(
+                f"trick {trick}: ", f"every remaining trick ({trick} to {view['tricks']}, cards already played skipped): ", 1)
         else:
             reading.order = order
             taken.setdefault(trick, []).append(reading)
@@ -160,3 +189,19 @@ def _trick_meaning(order: Order, pending: int) -> str:
         else f"play stops before trick {trick} and waits for new orders (unless you have only one choice)"
     )
     return text + f"; where this does not settle your play, {fallback}"
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """What the rules put in place of void or missing orders: the bid completed at random (IDENTITY-4),
+    or the default play in the pending trick (IDENTITY-8); "" when the orders that stand settle it."""
+    if view["stage"] == "bid":
+        chosen = sum(len(r.order["bid"]) for r in readings if r.order is not None and "bid" in r.order)
+        if chosen >= 2:
+            return ""
+        drawn = "both bid cards are" if not chosen else "the second bid card is"
+        return f"In its place {drawn} drawn at random from the rest of your hand (IDENTITY-4)."
+    pending = view["trick"]
+    if any(r.order is not None and r.order.get("trick") == pending for r in readings):
+        return ""
+    return (f"With no list standing for trick {pending}, your play in it follows the default: your lowest legal card "
+            "(IDENTITY-8); with no lists for later tricks, play stops after it unless your plays are forced (IDENTITY-10).")

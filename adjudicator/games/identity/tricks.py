@@ -14,10 +14,11 @@ def _lists(orders: dict[str, list[Order]]) -> dict[str, dict[int, Order]]:
     for player, items in orders.items():
         mine = lists.setdefault(player, {})
         for order in items:
-            if "trick" in order:
-                joined = mine.setdefault(order["trick"], {"play": [], "face_down": []})
-                joined["play"] = joined["play"] + order["play"]
-                joined["face_down"] = joined["face_down"] + order["face_down"]
+            if "trick" in order:  # `through`: the same lists for every trick up to it (trick: every)
+                for trick in range(order["trick"], order.get("through", order["trick"]) + 1):
+                    joined = mine.setdefault(trick, {"play": [], "face_down": []})
+                    joined["play"] = joined["play"] + order["play"]
+                    joined["face_down"] = joined["face_down"] + order["face_down"]
     return lists
 
 
@@ -79,6 +80,13 @@ def play_tricks(state: State, orders: dict[str, list[Order]]) -> list[Event]:
             break
         events += _take_trick(state, plays)
         first = False
+    if state["trick"] <= state["tricks"]:  # IDENTITY-21: each player is told which of their lists were not used
+        for player in state["players"]:
+            unused = sorted(t for t in lists.get(player, {}) if t >= state["trick"])
+            if unused:
+                events.append({"code": "lists_unused", "seen_by": [player], "deal": state["deal"], "player": player,
+                               "tricks": unused, "stopped_at": state["trick"],
+                               "why": "you_silent" if state["trick"] not in lists[player] else "not_settled"})
     return events
 
 

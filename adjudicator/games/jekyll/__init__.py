@@ -28,6 +28,7 @@ from . import conformance, demo, standin, views
 from .cards import DECK, low_order, parse_card
 from .exchanges import exchange, greed_step
 from .ranking import lead_wins
+from .reading import instead as reading_instead
 from .reading import read_gifts, read_tricks
 from .rounds import deal
 from .tricks import play_tricks
@@ -99,6 +100,9 @@ class Jekyll:
         else:
             count, rule = view["greed"]["count"], False
         return read_gifts(view, items, count, rule)
+
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return reading_instead(view, player, readings)
 
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # JEKYLL-18: the silent give nothing on paper; resolution gives (and plays) their lowest cards.

@@ -74,11 +74,10 @@ def parse_card(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise VoidOrder("no_such_card", f"{shown(value)} is not a card: write {CARD_FORMS}")
     if isinstance(value, int):
-        raise VoidOrder(
-            "no_such_card",
-            f"a bare number ({shown(value)}) is not a card: add its colour (purple{value}, red{value}, green{value}) "
-            f"or write a potion as {value}+"
-        )
+        colour_cards = f"add its colour (purple{value}, red{value}, green{value})" if value in NUMBERS else ""
+        potion = f"write a potion as {value}+" if value in POTIONS else ""
+        raise VoidOrder("no_such_card", f"a bare number ({shown(value)}) is not a card: " + (
+            " or ".join(part for part in (colour_cards, potion) if part) or f"there is no card {value}; write {CARD_FORMS}"))
     text = re.sub(r"[\s_-]+", "", value.casefold())
     match = _COLOUR_CARD.match(text)
     if match:

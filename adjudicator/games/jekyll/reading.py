@@ -54,13 +54,11 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
     if potion_rule and len(potions) >= 2 and len(gifts) == count and not any(is_potion(c) for c in gifts):
         last = accepted[-1]
         lowest = min(potions, key=low_order)
-        # Worded so that the report's "this order does nothing" that follows stays true:
-        # the order is dropped, and the rule (JEKYLL-13), not the order, gives the potion.
         last.refuse(VoidOrder(
             "potion_required",
-            f"you hold {len(potions)} potions, so your exchange must include one; this order "
-            f"({last.order['give']}) is dropped, and the rule gives your lowest potion, {lowest}, in its place",  # type: ignore[index]
+            f"you hold {len(potions)} potions, so your exchange must include one; this order ({last.order['give']}) is dropped",  # type: ignore[index]
         ))
+        last.instead = f"In its place the rule gives your lowest potion, {lowest} (JEKYLL-13); your other orders stand."
     return readings
 
 
@@ -195,3 +193,25 @@ def _trick_meaning(order: Order, hand: list[str], gone: dict[str, int]) -> str:
     if absent:
         text += f" (not in your hand now, so used only if you receive it: {', '.join(absent)})"
     return text
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """What the rules put in place of void or missing orders: the lowest cards given (JEKYLL-18), or the
+    lowest card the rules allow played in the pending trick (JEKYLL-19); "" when the orders that stand settle it."""
+    if view["phase"] == "trick":
+        if any(r.order is not None and r.order.get("trick") == view["trick"] for r in readings):
+            return ""
+        return (f"With no order standing for trick {view['trick']}, you play your lowest card the rules allow in it "
+                "(JEKYLL-19); your other orders stand.")
+    count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]
+    given = sum(1 for r in readings if r.order is not None)
+    if given >= count:
+        return ""
+    short = count - given
+    lowest = "your lowest card" if short == 1 else f"your {short} lowest cards"
+    potions = [c for c in view["hand"] if is_potion(c)]
+    if view["phase"] == "exchange" and len(potions) >= 2 and not any(r.order is not None and is_potion(r.order["give"]) for r in readings):
+        potion = min(potions, key=low_order)  # JEKYLL-13: the exchange must include a potion, the lowest first
+        lowest = f"your lowest potion, {potion}" if short == 1 else f"{lowest}, your lowest potion ({potion}) among them"
+        return f"In its place the rule gives {lowest}, as your exchange must include a potion (JEKYLL-13, JEKYLL-18); your other orders stand."
+    return f"In its place the rule gives {lowest} (JEKYLL-18); your other orders stand."

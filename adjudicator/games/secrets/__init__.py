@@ -86,6 +86,9 @@ class Secrets:
     def form_examples(self, view: View, player: str) -> list[str]:
         return reading.form_examples(view, player)
 
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return reading.instead(view, player, readings)
+
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         return []  # SECRETS-8: the SIDs of a player who sent nothing valid stay at home
 

@@ -164,3 +164,10 @@ def _directory(players: list[str], names: dict[str, str]) -> tuple[dict[str, lis
             by_name.setdefault(names[player].casefold(), []).append(player)
         _directory_cache[:] = [names, players, (by_id, by_name)]
     return _directory_cache[2]
+
+
+def instead(view: View, player: str, readings: list[Reading]) -> str:
+    """A void order places nothing: no SID is placed in its place (SECRETS-8)."""
+    return ("No SID is placed in its place (SECRETS-8); your other orders stand."
+            if any(r.accepted for r in readings) else
+            "With no valid order, none of your SIDs is placed this turn (SECRETS-8).")
