@@ -62,3 +62,20 @@ def test_players_are_told_how_to_check_and_rules_docs_do_not_hand_them_the_gms_c
 def test_every_order_form_says_how_to_use_its_commented_examples() -> None:
     form = Path(__file__).resolve().parent.parent / "templates" / "common" / "_orders.txt.j2"
     assert "remove its # and fill it in" in form.read_text(encoding="utf-8")
+
+
+def test_comma_text_where_a_list_is_asked_is_read_when_every_item_is_valid(tmp_path: Path) -> None:
+    """Issue 25 item 9: `lift: bed, stove` is the list [bed, stove]; a text with an item that is not
+    valid stays void, with the schema's words, rather than half read."""
+    from adjudicator.campaign import pending
+    from adjudicator.campaign.create import create
+    from adjudicator.campaign.folder import Campaign
+
+    root = tmp_path / "kids"
+    create(root, "hidekids", [{"id": "wolf", "name": "Wolf"}, {"id": "kid", "name": "Kid"}], seed="comma", passwords=False)
+    turn = pending.read(Campaign.open(root))
+    read = turn.check_document({"player": "wolf", "turn": 1, "orders": [{"lift": "bed, stove"}]}, player="wolf", source="wolf.yaml")
+    assert read.status == "accepted" and not read.void, read.readings
+    assert read.readings[0].order is not None and "bed" in str(read.readings[0].order) and "stove" in str(read.readings[0].order)
+    wrong = turn.check_document({"player": "wolf", "turn": 1, "orders": [{"lift": "bed, spaceship"}]}, player="wolf", source="wolf.yaml")
+    assert wrong.void and wrong.void[0].void
