@@ -714,3 +714,15 @@ def test_a_yaml_error_names_the_line_of_the_message_and_quotes_it(campaign: Path
     line = re.search(r"line (\d+) of your message", entry.reason)
     assert line, entry.reason
     assert line.group(1) == "9" and "that line reads: - [SID 1 steal David 8" in entry.reason
+
+
+def test_a_forged_from_with_a_wrong_password_tells_the_real_player_it_may_not_be_theirs(campaign: Path, tmp_path: Path) -> None:
+    """Issue 24 item 11: the refusal reaches the seat's registered address (the From says so); since
+    the From proves nothing, it says the player need do nothing if they did not send it."""
+    forged = mail("tony@example.org", attachment=order_text(campaign, "tony", ["SID 1 steal David 1"], password="guess"), message_id="<forged@x>")
+    [entry] = ingest(campaign, [maildir(tmp_path, [forged])], now=NOW).entries
+    assert entry.status == "rejected" and entry.acknowledged == ["tony@example.org"]
+    [path] = (campaign / "mail" / "outbox" / "turn-001").iterdir()
+    text = " ".join(read(path).get_content().split())
+    assert "If you did not send this message, someone else wrote it in your name" in text
+    assert not (campaign / "turn-001" / "orders" / "tony.yaml").exists()

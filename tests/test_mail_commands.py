@@ -148,7 +148,7 @@ def test_help_gives_the_commands_the_order_format_and_the_deadline(campaign: Pat
     assert "absence FROM TO" in body and "check" in body and "Press is signed" in body
     assert "One order for one SID" in body and "  turn: 1" in body and 'password: "YOUR PASSWORD"' in body
     assert "Deadline for turn 1: Saturday 5 December 2026, 20:00 UTC (UTC) (4 days 8 hours left)." in body
-    assert "docs/players.md" in body
+    assert "send guide for the player's guide" in body and "docs/players.md" not in body
 
 
 def test_status_orders_check_and_report(campaign: Path, tmp_path: Path) -> None:
@@ -265,7 +265,7 @@ def test_every_report_ends_with_the_guide_and_stays_a_valid_order_form(game_id: 
     root = tmp_path / game_id
     create(root, game_id, [{"id": p, "name": p.capitalize()} for p in ids], seed="guide", passwords=False)
     report = (root / "turn-000" / "reports" / "tony.txt").read_text()
-    assert report.endswith('\n# Send the judge "help" for mail commands and press; guide: docs/players.md\n')
+    assert report.endswith('\n# Send the judge "help" for mail commands and press, "guide" for the player\'s guide\n')
     form = yaml.safe_load(report[report.rindex("\nplayer: ") + 1 :])
     assert form["player"] == "tony"
 
@@ -329,3 +329,15 @@ def test_check_in_the_subject_still_files_nothing(campaign: Path, tmp_path: Path
     entries = run(campaign, tmp_path, mail("tony@example.org", text, subject="check", message_id="<co@x>"))
     assert [e.status for e in entries] == ["answered"]
     assert not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+
+
+def test_guide_mails_the_players_guide_and_no_reply_names_a_path_players_do_not_have(campaign: Path, tmp_path: Path) -> None:
+    """Issue 24 item 11: players have no copy of pbem's docs; `guide` mails them the player's guide itself."""
+    run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="guide"),
+        mail("david@example.org", pw(campaign, "david"), subject="help"), name="Box")
+    replies = {name: m.get_content() for name, m in outbox(campaign).items() if "reply-" in name}
+    guide, help_text = replies["turn-001/reply-00001.eml"], replies["turn-001/reply-00002.eml"]
+    assert "# The player's guide" in guide and "## Sending orders" in guide
+    assert "send guide for the player's guide" in help_text and "docs/players.md" not in help_text
+    report = (campaign / "turn-000" / "reports" / "tony.txt").read_text()
+    assert "docs/players.md" not in report and '"guide" for the player\'s guide' in report

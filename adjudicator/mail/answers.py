@@ -18,11 +18,11 @@ from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending
 from ..campaign.pipeline import Submission
-from ..common.resources import resource_path
+from ..common.resources import resource_dir, resource_path
 from ..publish.render import Renderer
 from . import press
 
-GUIDE = "docs/players.md (the player's guide)"
+GUIDE = "send guide for the player's guide (orders, commands, press, absences, joining)"
 
 
 @dataclass
@@ -73,6 +73,7 @@ def command_list(campaign: Campaign) -> list[str]:
     mode = _press_mode(campaign)
     lines = [
         "  help               this list, the order format and the deadline",
+        "  guide              the player's guide, whole: orders, commands, press, absences, joining",
         "  status             the turn, its deadline, who is due, whether your orders are filed",
         "  orders             your orders filed for the pending turn, as the adjudicator reads them",
         "  check              with your order file below (or attached): how it would be read; nothing is filed",
@@ -130,6 +131,11 @@ def help_reply(desk: Desk, seat: str) -> str:
 def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
     path = resource_path("schemas", f"{game_id}/{phase}.json")
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def guide_reply(desk: Desk) -> str:
+    """The player's guide (docs/players.md, shipped inside the package): players have no copy of pbem's docs."""
+    return f"{desk.title}: the player's guide.\n\n" + (resource_dir("docs") / "players.md").read_text(encoding="utf-8")
 
 
 def status_reply(desk: Desk, seat: str) -> str:

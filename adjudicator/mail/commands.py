@@ -37,8 +37,8 @@ from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
 from . import answers, compose, inbox, press
 
-WORDS = ("help", "status", "orders", "check", "report", "press", "absence", "resign")
-_ALONE = frozenset({"help", "status", "orders", "check", "resign"})
+WORDS = ("help", "guide", "status", "orders", "check", "report", "press", "absence", "resign")
+_ALONE = frozenset({"help", "guide", "status", "orders", "check", "resign"})
 """Commands that take no arguments: a line with more words after them is not the command."""
 
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
@@ -300,6 +300,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     what = command.word
     if command.word == "help":
         body = answers.help_reply(desk, seat)
+    elif command.word == "guide":
+        body = answers.guide_reply(desk)
     elif command.word == "status":
         body = answers.status_reply(desk, seat)
     elif command.word == "orders":

@@ -659,6 +659,9 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, b
     lines += ["Your message:", *_header_lines(ctx, entry)[:2], ""]
     lines += ["Why:", f"  {entry.reason}", ""]
     lines.append("Nothing from this message is used, and any orders filed before it stand unchanged.")
+    if "password:" in entry.reason:  # the From line proves nothing: this may be a forgery of the seat's own address
+        lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
+                     " and you need do nothing (your GM sees it in the judge's record).")
     if not ctx.over:
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")
         lines.append("(attached as a .yaml or .txt file, or pasted into the body, starting with the line 'player: ...').")
