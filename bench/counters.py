@@ -105,4 +105,131 @@ def secrets(view: View, player: str, stream: Stream) -> list[Any]:
     return items
 
 
-COUNTERS: dict[str, Counter] = {"hidekids": hidekids, "secrets": secrets}
+# -- Identity -------------------------------------------------------------------
+
+
+def identity(view: View, player: str, stream: Stream) -> list[Any]:
+    """Bid what the hand's cards would win if each took the trick whenever every other card of the
+    trick is lower (the chance counted from the cards not seen); then play high while short of the
+    bid, low once it is reached, and give up the card least needed when forced face down. One trick a
+    turn, as a careful newcomer orders."""
+    from adjudicator.games.identity.cards import distinct, number
+
+    hand = list(view["hand"])
+    unseen = list(view["unseen"])
+    others = len(view["players"]) - 1
+
+    def wins(card: str) -> float:
+        lower = sum(number(c) < number(card) for c in unseen)
+        return (lower / max(1, len(unseen))) ** others
+
+    if view["stage"] == "bid":
+        best: tuple[float, float, list[str]] | None = None
+        for i in range(len(hand)):
+            for j in range(i + 1, len(hand)):
+                rest = [c for k, c in enumerate(hand) if k not in (i, j)]
+                miss = abs(number(hand[i]) + number(hand[j]) - sum(wins(c) for c in rest))
+                key = (miss, stream.below(1000) / 1e3)
+                if best is None or key < best[:2]:
+                    best = (*key, [hand[i], hand[j]])
+        assert best is not None
+        return [{"bid": best[2]}]
+    need = (view["bid_values"][player] or 0) - (view["plus"][player] - view["minus"][player])
+    low_first = sorted(distinct(hand), key=number)
+    play = list(reversed(low_first)) if need > 0 else low_first
+    down = low_first if need >= 0 else list(reversed(low_first))
+    return [{"trick": view["trick"], "play": play, "face_down": down}]
+
+
+# -- H.I.D.E. ---------------------------------------------------------------------
+
+
+def hide(view: View, player: str, stream: Stream) -> list[Any]:
+    """Target the richest building the others are least likely to want (intel over one plus the
+    rivals' dice already showing it); take dice that land on top of the screen (life in a showdown,
+    and a shot), a gun turned to the target; shoot the rival whose screen pins down the identity,
+    as the public dice on each screen allow."""
+    from adjudicator.games.hide.components import BUILDINGS, COLOURS, GUN, die_key, richest, shares_feature
+    from adjudicator.games.hide.mission import placed_die
+
+    def intel(b: str) -> int:
+        return sum(view["buildings"][b])
+
+    if view["stage"] == "security":
+        return [{"security": sorted(BUILDINGS, key=lambda b: -intel(b))[1]}]
+    if view["stage"] == "identity":
+        allowed = [b for b in BUILDINGS if b != view["security"]]
+        score = {b: intel(b) + 1 + stream.below(100) / 1e3 for b in allowed}
+        return [{"target": b} for b in sorted(allowed, key=lambda b: -score[b])]
+    identity_die = view["identity"]
+    guesses = []
+    for rival in view["players"]:
+        if rival == player or rival in view["out"]:
+            continue
+        screen = view["screens"][rival]
+        fits = [
+            (colour, b) for colour in COLOURS for b in BUILDINGS if b != view["security"]
+            and all(shares_feature(d, {"colour": colour, "icon": b}) for d in screen["top"])
+            and not any(shares_feature(d, {"colour": colour, "icon": b}) for d in screen["front"])
+        ]
+        if fits:
+            colour, b = max(fits, key=lambda f: (intel(f[1]), -COLOURS.index(f[0])))
+            guesses.append((len(fits), rival, {"player": rival, "colour": colour, "icon": b}))
+    guesses.sort(key=lambda g: (g[0], view["players"].index(g[1])))
+    top, front = [], []
+    for c, icon in sorted({(d["colour"], d["icon"]) for d in view["pool"]}, key=lambda t: die_key({"colour": t[0], "icon": t[1]})):
+        item: dict[str, Any] = {"pick": {"colour": c, "icon": icon}}
+        if icon == GUN:
+            item["gun"] = identity_die["icon"]
+        if shares_feature(placed_die(item["pick"], item.get("gun"), identity_die), identity_die):
+            if guesses:
+                item["guess"] = [dict(g[2]) for g in guesses]
+            top.append(item)
+        else:
+            front.append(item)
+    return [*top, *front, {"last_man": richest(view["buildings"])}]
+
+
+# -- Jekyll vs Hyde -----------------------------------------------------------------
+
+
+def jekyll(view: View, player: str, stream: Stream) -> list[Any]:
+    """Jekyll wants the round's tricks even, Hyde far apart: take the trick when that helps, else
+    give it. Leading to take: the strongest card of the colour the opponent has shown none of, else
+    the strongest; to give: the weakest card of a colour the opponent still follows. Following: the
+    strongest legal card to take, the weakest to give. Exchanges give the lowest colour cards. One
+    trick a turn."""
+    from adjudicator.games.jekyll.cards import COLOURS, colour, is_potion, low_order
+
+    hand = list(view["hand"])
+    potions = sorted((c for c in hand if is_potion(c)), key=low_order)
+    colours = sorted((c for c in hand if not is_potion(c)), key=low_order)
+    if view["phase"] in ("exchange", "greed"):
+        count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]
+        first = potions[:1] if view["phase"] == "exchange" and len(potions) >= 2 else []
+        return [{"give": c} for c in (first + [c for c in colours + potions if c not in first])[:count]]
+    opponent = next(p for p in view["players"] if p != player)
+    mine, theirs = view["tricks_won"][player], view["tricks_won"][opponent]
+    want = mine < theirs if view["roles"][player] == "jekyll" else mine >= theirs
+    strongest = sorted(hand, key=low_order, reverse=True)
+    weakest = colours + potions
+    order: dict[str, Any] = {"trick": view["trick"], "greed": weakest[:3]}
+    if view["leader"] != player:
+        order["play"] = strongest if want else weakest
+        return [order]
+    # The public record: colours the opponent did not follow this round (void in them, as far as known).
+    void = {colour(r["lead"]) for r in view["played"] if r["follower"] == opponent and not is_potion(r["lead"])
+            and not is_potion(r["follow"]) and colour(r["follow"]) != colour(r["lead"])}
+    if want:
+        # Lead where the opponent must follow and is shown weak: the strongest card of a colour they still hold.
+        pick = next((c for c in strongest if not is_potion(c) and colour(c) not in void), strongest[0])
+    else:
+        pick = next((c for c in weakest if colour(c) not in void), weakest[0])
+    order["play"] = [pick]
+    if is_potion(pick):
+        held = [colour(c) for c in colours]
+        order["name"] = min(COLOURS, key=lambda n: (held.count(n), COLOURS.index(n))) if want else max(COLOURS, key=held.count)
+    return [order]
+
+
+COUNTERS: dict[str, Counter] = {"hidekids": hidekids, "hide": hide, "identity": identity, "jekyll": jekyll, "secrets": secrets}

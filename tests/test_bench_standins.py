@@ -7,7 +7,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
+from counters import COUNTERS  # noqa: E402
 from standins import KINDS, play_one, tables  # noqa: E402
+
+from adjudicator.games import GAMES  # noqa: E402
 
 
 def test_the_tournament_runs_every_table_at_a_tiny_size() -> None:
@@ -25,3 +28,8 @@ def test_a_game_of_the_tournament_is_seeded_and_the_kinds_differ() -> None:
     assert shares == {kind: [play_one(table, i, kind) for i in range(6)] for kind in KINDS}
     assert all(0 <= s <= 1 for row in shares.values() for s in row)
     assert sum(shares["default"]) == 0  # Sid's Secrets: a seat that never sends orders scores nothing, and never wins
+
+
+def test_every_game_has_a_counter_strategy() -> None:
+    """Design 19: every stand-in is measured against a newcomer who reads the public record."""
+    assert sorted(COUNTERS) == sorted(GAMES)

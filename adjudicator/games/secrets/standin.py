@@ -2,15 +2,19 @@
 
 Guarding: a guard of 7 captures any single SID (ranks run to 7), so the stand-in guards
 with the cheapest group that reaches 7 (a 7 alone, else 6+1, 5+2, ...), keeping its
-strong SIDs for stealing. Which secret it guards is drawn from its best few, weighed by
-worth and by how often the public record shows thieves going after them: a guard that
-always sits on the best secret is a gift. Two guards once few secrets are left.
+strong SIDs for stealing. Which secret it guards is drawn from its best three, weighed by
+worth to the sixth power and by how often the public record shows thieves going after
+them (the best about half the time, the third now and then): a guard that always sits on
+the best secret is a gift, one that seldom does leaves the most points open to thieves
+who steal at random. Two guards once few secrets are left.
 
 Stealing: every secret of another player is weighed by worth times the chance it is not
 guarded, read from the public record of attempts (SECRETS-10): a secret where a thief was
 captured or escaped was guarded, and is taken to be again unless time has passed; a
 secret that was tried without a guard is a likely unguarded one; a victim's best secrets
-are guarded more often than the rest. The leader's secrets weigh a little more. Targets
+are guarded more often than the rest, unless the record shows that victim guarding
+outside their best few (scattered guards, as random play leaves): then every secret of
+theirs is as likely guarded as the next. The leader's secrets weigh a little more. Targets
 are drawn, not picked, with chances that favour the best (so no thief is sent at the same
 guarded secret turn after turn), each SID on a secret of its own, strongest SIDs on the
 best. Players before this one in seat order are expected on their own best targets (what
@@ -31,10 +35,18 @@ SAFE_GUARD = 7
 """A guard this strong captures any single SID (ranks run to 7)."""
 GUARDED_ODDS = {"guarded_before": 0.6, "best": 0.3, "other": 0.12, "tried_unguarded": 0.08}
 """The chance a victim's secret is guarded: seen guarded, among their two best, the rest, tried and found unguarded."""
-STEAL_SHARPNESS = 0.6
+STEAL_SHARPNESS = 2.0
 """How strongly the draw of targets favours expected gain (a softmax over points)."""
 CROWD = 0.35
 """What a secret is still worth once an earlier player is expected on it."""
+GUARD_CANDIDATES = 3
+"""The guard is drawn from this many of the seat's best secrets."""
+TWO_GUARDS_AT = 6
+"""With this many secrets left or fewer, two are guarded."""
+GUARD_POWER = 6.0
+"""How strongly the draw of the secret to guard favours worth (worth to this power)."""
+RANDOM_GUARDED = 0.2
+"""The chance any secret is guarded, for a victim whose guards the record shows scattered (play that looks random)."""
 
 
 def orders(view: View, player: str, stream: Stream) -> list[Any]:
@@ -57,13 +69,13 @@ def _guards(view: View, player: str, free: list[int], stream: Stream) -> list[tu
     if not mine or not free:
         return []
     banned = {(r["sid"], r["secret"]) for r in view["restrictions"]}
-    wanted = 1 if len(mine) > 6 else 2
+    wanted = 1 if len(mine) > TWO_GUARDS_AT else 2
     pressure = {s: 0 for s in mine}
     for attempt in view.get("attempts", []):
         if attempt["owner"] == player and attempt["secret"] in pressure:
             pressure[attempt["secret"]] += 1
-    candidates = mine[:4]
-    weights = {s: value(s) * (1 + pressure[s]) for s in candidates}
+    candidates = mine[:GUARD_CANDIDATES]
+    weights = {s: value(s) ** GUARD_POWER * (1 + pressure[s]) for s in candidates}
     chosen: list[tuple[int, list[int]]] = []
     spare = list(free)
     while len(chosen) < wanted and weights and len(spare) > 2:
@@ -109,9 +121,15 @@ def _gains(view: View, player: str) -> dict[tuple[str, int], float]:
     gains: dict[tuple[str, int], float] = {}
     for victim in others:
         lead = 1.0 + 0.25 * (view["score"][victim] == best_score and best_score > 0)
-        for place, secret in enumerate(sorted(view["secrets"][victim], reverse=True)):
+        ranked = sorted(view["secrets"][victim], reverse=True)
+        # A victim seen guarding a secret outside their best few guards where chance puts them:
+        # their best secrets are no likelier guarded than the rest, nor a guarded one again.
+        scattered = any(o == victim and s not in ranked[:3] for o, s in guarded_at)
+        for place, secret in enumerate(ranked):
             where = (victim, secret)
-            if where in guarded_at:
+            if scattered:
+                odds = RANDOM_GUARDED
+            elif where in guarded_at:
                 odds = GUARDED_ODDS["guarded_before"] * (0.75 if turn - guarded_at[where] > 1 else 1.0)
             elif where in unguarded_at and unguarded_at[where] == turn:
                 odds = GUARDED_ODDS["tried_unguarded"]
