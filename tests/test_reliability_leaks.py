@@ -232,3 +232,44 @@ def test_sign_up_replies_and_welcomes_hold_only_the_readers_own(game_id: str, tm
         for player, password in passwords.items():
             if f"{player}@example.org" != reader:
                 assert password not in everything, f"{player}'s password reached {reader}"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_turn_held_for_preview_reaches_the_gm_only(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: with judge: preview: true, nothing of the held turn (its reports) reaches a player or the
+    public address, by the judge's mail or by a player's `report`; the preview goes to the GM's address."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-71aa0e"
+    ids = DEMO_NAMES[:count]
+    assert main(["new", str(root), "--game", game_id, "--players", ",".join(f"{p}={p}@example.org" for p in ids),
+                 "--gm-email", "gm@example.org", "--seed", seed, "--no-passwords"]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"public_email: forum@example.org\njudge:\n  inbox: [{tmp_path / 'in'}]\n  preview: true\n")
+    (tmp_path / "in").mkdir()
+    state = Campaign.open(root).state()
+    for player in game.due(state):
+        orders = game.demo_orders(game.view(state, player), player, Rng(seed, 1).stream(f"mail/{player}"))
+        text = yaml.safe_dump({"player": player, "turn": 1, "orders": orders}, sort_keys=False, allow_unicode=True)
+        (tmp_path / "in" / f"{player}.eml").write_bytes(order_mail(f"{player}@example.org", text, f"<{player}.1@x>"))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    assert Campaign.open(root).last_turn == 1, capsys.readouterr().out
+    for player in ids:
+        for word in ("report", "report 1", "status", "help"):
+            (tmp_path / "in" / f"{player}-{word}.eml").write_bytes(order_mail(f"{player}@example.org", f"{word}\n", f"<{player}.{word}@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    capsys.readouterr()
+    held = [path.read_text() for path in sorted((root / "turn-001" / "reports").glob("*")) if path.suffix in (".txt", ".md")]
+    marks = {line for text in held for line in text.splitlines() if "turn 1" in line.lower() and len(line) > 20}
+    assert marks, "the held reports have lines that name their turn"
+    previews = 0
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        to = email.utils.parseaddr(str(message["To"]))[1]
+        if to == "gm@example.org":
+            previews += "gm-preview" in path.name
+            continue
+        text = _decoded(path)
+        assert not [m for m in marks if m in text], f"{path.name} to {to} holds the held turn"
+    assert previews == 1

@@ -39,7 +39,7 @@ from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
-from . import letters, quiet
+from . import letters, preview, quiet
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -165,9 +165,11 @@ def _due_now(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> t
     return None, ""
 
 
-def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> str | None:
+def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, reported: int = 0) -> str | None:
     """Adjudicate the pending turn when it is time; the reason it was refused, or None."""
     campaign = Campaign.open(root)
+    if preview.held(campaign, settings.preview, reported) is not None:
+        return None  # the GM's preview comes first: no later turn until pbem release (or rollback)
     nmr, words = _due_now(campaign, settings, now)
     if nmr is None:
         return None
@@ -212,13 +214,17 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         notes += said
         marks.append(("welcomed", True))
     last = campaign.last_turn
-    for turn in range(record["reported"] + 1, last + 1):
+    hold = preview.held(campaign, settings.preview, record["reported"])
+    for turn in range(record["reported"] + 1, last + 1 if hold is None else hold):
         files, said = compose.report_messages(campaign, turn)
         built.update(files)
         notes += said
-    marks.append(("reported", last))
+    if hold is not None:  # judge: preview: the turn's reports to the GM only, until pbem release
+        name, data = preview.letter(campaign, hold)
+        built[name] = data
+    marks.append(("reported", last if hold is None else hold - 1))
     reminded = set(record["reminded"])
-    due = None if campaign.over else schedule.of_campaign(campaign, last + 1)
+    due = None if campaign.over or hold is not None else schedule.of_campaign(campaign, last + 1)
     if due is not None and now < due.at:
         passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
         for player in waiting_for(campaign) if passed else []:
@@ -296,6 +302,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         if not _record_path(root).is_file():  # the first tick's starting point, kept before any step can move it
             _save_record(root, record, None)
         before = _record_path(root).read_bytes()
+        preview.after_rollback(root, record)  # a turn pbem rollback took back is told and mailed again
         quiet.prepare(root)
         looked = quiet.looked_at(root, campaign.last_turn + 1)
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
@@ -303,7 +310,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, now, record, result)
-    refusal = _adjudicate(root, settings, now, result)
+    refusal = _adjudicate(root, settings, now, result, record["reported"])
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
@@ -363,11 +370,16 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for entry in entries[mark["seq"]:]:
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
+    rolled = record.get("rolled_back", [])
+    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
+    hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])
+    if hold is not None:
+        facts.append(f"turn {hold} is held for your preview (judge: preview: true): `pbem release {root}` mails its reports, `pbem rollback {root}` takes it back")
     log = deliver.sent_log(root)
     for entry in log[mark["sent"]:]:
         if entry.get("refused") or entry.get("not_delivered_to"):
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log)}
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled)}
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)

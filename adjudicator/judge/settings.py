@@ -11,6 +11,7 @@
       grace: 2 hours            # after the deadline, wait this long before counting NMRs
       remind: [48 hours, 6 hours]
       mail_passwords: false     # the welcome mail carries each player's password only when true
+      preview: false            # true: each turn's reports go to the GM only until pbem release
 
 Every key is checked when a tick starts: a typo is refused in words, never ignored.
 """
@@ -28,7 +29,8 @@ from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
-         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start")
+         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start",
+         "preview")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -49,6 +51,8 @@ class JudgeSettings:
     imap_mark_seen: bool = False
     smtp_ca_file: str | None = None
     gm_digest: bool = True
+    preview: bool = False
+    """Each adjudicated turn's reports go to the GM only until `pbem release` (judge/preview.py)."""
 
 
 def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
@@ -111,6 +115,7 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             _flag(section, "imap_mark_seen", False),
             _path(section, "smtp_ca_file", campaign.root),
             _flag(section, "gm_digest", True),
+            preview=_flag(section, "preview", False),
         )
     except JudgeSettingsError as exc:
         raise JudgeSettingsError(where + str(exc)) from None

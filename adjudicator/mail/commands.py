@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
-from ..campaign import absences, signup
+from ..campaign import absences, rollback, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import Pending
 from ..common import atomic, yamlsafe
@@ -210,8 +210,8 @@ class Inbound:
 
 def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
     path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
-    if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file():
-        return None
+    if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file() or rollback.withheld(campaign, turn):
+        return None  # a turn held for the GM's preview is not given out either
     return path.read_text(encoding="utf-8")
 
 
@@ -279,6 +279,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         turn = _report_turn(desk, command.arguments)
         if turn is None:
             body = f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
+        elif rollback.withheld(desk.campaign, turn):  # held for the GM's preview (judge: preview: true)
+            body = f"{desk.title}: the report of turn {turn} is not out yet; it comes by mail once the GM releases the turn.\n"
         else:
             body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
