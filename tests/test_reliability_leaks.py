@@ -273,3 +273,41 @@ def test_a_turn_held_for_preview_reaches_the_gm_only(game_id: str, tmp_path: Pat
         text = _decoded(path)
         assert not [m for m in marks if m in text], f"{path.name} to {to} holds the held turn"
     assert previews == 1
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_absence_that_moves_the_deadline_is_nobody_elses_news_where_nmr_is_private(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: with judge: absences: auto, the grant's reply goes to the asker alone, the moved deadline is
+    told to each player still due without saying whose absence moved it, and where the game keeps NMR private
+    no other player's status reply lists the absence."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    ids = DEMO_NAMES[:count]
+    assert main(["new", str(root), "--game", game_id, "--players", ",".join(f"{p}={p}@example.org" for p in ids),
+                 "--gm-email", "gm@example.org", "--seed", f"{game_id}-absent", "--no-passwords"]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"schedule: {{timezone: UTC, start: '2026-12-08 20:00', every: 7 days}}\n"
+                       f"judge:\n  inbox: [{tmp_path / 'in'}]\n  absences: auto\n  absence_budget: 10 days\n")
+    (tmp_path / "in").mkdir()
+    asker = game.due(Campaign.open(root).state())[0]
+    (tmp_path / "in" / "0-absence.eml").write_bytes(order_mail(f"{asker}@example.org", "absence 2026-12-07 2026-12-09\n", "<abs@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    out = capsys.readouterr().out
+    assert "moved" in out, out
+    for n, player in enumerate(ids):
+        (tmp_path / "in" / f"{n + 1}-status.eml").write_bytes(order_mail(f"{player}@example.org", "status\n", f"<st.{player}@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    capsys.readouterr()
+    told = 0
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        to = email.utils.parseaddr(str(message["To"]))[1]
+        text = _decoded(path)
+        if "/deadline-" in path.as_posix() or path.name.startswith("deadline-"):
+            told += 1
+            assert "absence" not in text.lower() and asker not in text.replace(to, "") or to == f"{asker}@example.org"
+        if to in ("gm@example.org", f"{asker}@example.org"):
+            continue
+        assert "2026-12-07" not in text or game.nmr_public, f"{path.name} to {to} names the absence"
+    assert told >= 1

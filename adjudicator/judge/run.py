@@ -39,6 +39,7 @@ from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
+from . import absences as absence_tick
 from . import letters, preview, quiet
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
@@ -310,6 +311,11 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
     arrived = _ingest(root, settings, now, record, result)
+    with atomic.locked(root):  # judge: absences: auto: a granted absence that covers the deadline moves it
+        moved = absence_tick.apply(root)
+    result.done.extend(moved)
+    if moved and settings.gm_digest:
+        record["facts"] = [*record.get("facts", []), *moved]
     refusal = _adjudicate(root, settings, now, result, record["reported"])
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
@@ -363,11 +369,13 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     if not campaign.gm_email:
         return
     mark = record.get("digested") or _digest_mark(root, campaign)
-    facts: list[str] = []
+    facts: list[str] = record.pop("facts", [])
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
+        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
+            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player}: {entry.reason}")
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
     rolled = record.get("rolled_back", [])

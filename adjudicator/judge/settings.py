@@ -12,6 +12,8 @@
       remind: [48 hours, 6 hours]
       mail_passwords: false     # the welcome mail carries each player's password only when true
       preview: false            # true: each turn's reports go to the GM only until pbem release
+      absences: auto            # gm (the default): requests go to the GM; auto: the judge grants them
+      absence_budget: 7 days    # with auto: per player per game; a granted absence moves a deadline it covers
 
 Every key is checked when a tick starts: a typo is refused in words, never ignored.
 """
@@ -30,7 +32,7 @@ from ..mail.fetch import FetchError, Source, parse_source
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
          "mail_passwords", "press", "press_copy_gm", "abandon_after", "start",
-         "preview")
+         "preview", "absences", "absence_budget")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -104,6 +106,10 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             remind = [remind]
         offsets = tuple(sorted({(str(v).strip(), _span(v, "judge.remind")) for v in remind}, key=lambda o: -o[1]))
         grace = _span(section["grace"], "judge.grace") if section.get("grace") not in (None, 0, "0", "none") else dt.timedelta(0)
+        if section.get("absences", "gm") not in ("gm", "auto"):
+            raise JudgeSettingsError(f"judge.absences: '{section.get('absences')}' is not gm or auto")
+        if section.get("absences") == "auto":
+            _span(section.get("absence_budget", "0 days"), "judge.absence_budget")
         return JudgeSettings(
             sources,
             _path(section, "imap_password_file", campaign.root),

@@ -173,8 +173,11 @@ def status_reply(desk: Desk, seat: str) -> str:
             void = f", {len(sub.void)} of them void" if sub.void else ""
             lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
     current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
+    if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
+        current = [a for a in current if a.seat == seat]
     if current:
-        lines += ["", "Absences granted by the GM:"]
+        public = "Absences granted by the GM:" if absences.auto(desk.campaign) is None else "Absences granted:"
+        lines += ["", public if desk.campaign.game.nmr_public else "Your absences granted:"]
         lines += [f"  {desk.name(a.seat)}: {a.text}" for a in current]
     return "\n".join(lines) + "\n"
 
