@@ -40,7 +40,7 @@ from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import absences as absence_tick
-from . import letters, preview, quiet
+from . import letters, preview, quiet, seats
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -310,7 +310,13 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
+    with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
+        facts = signup_tick.running(root, now, result.done)
     arrived = _ingest(root, settings, now, record, result)
+    facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
+    result.done.extend(f for f in facts if f not in result.done)
+    if facts and settings.gm_digest:
+        record["facts"] = [*record.get("facts", []), *facts]
     with atomic.locked(root):  # judge: absences: auto: a granted absence that covers the deadline moves it
         moved = absence_tick.apply(root)
     result.done.extend(moved)

@@ -14,6 +14,7 @@
       preview: false            # true: each turn's reports go to the GM only until pbem release
       absences: auto            # gm (the default): requests go to the GM; auto: the judge grants them
       absence_budget: 7 days    # with auto: per player per game; a granted absence moves a deadline it covers
+      takeover: mail            # gm: a `takeover SEAT` by mail only tells the GM, who runs pbem replace
 
 Every key is checked when a tick starts: a typo is refused in words, never ignored.
 """
@@ -32,7 +33,7 @@ from ..mail.fetch import FetchError, Source, parse_source
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
          "mail_passwords", "press", "press_copy_gm", "abandon_after", "start",
-         "preview", "absences", "absence_budget")
+         "preview", "absences", "absence_budget", "takeover")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -106,6 +107,8 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             remind = [remind]
         offsets = tuple(sorted({(str(v).strip(), _span(v, "judge.remind")) for v in remind}, key=lambda o: -o[1]))
         grace = _span(section["grace"], "judge.grace") if section.get("grace") not in (None, 0, "0", "none") else dt.timedelta(0)
+        if section.get("takeover", "mail") not in ("mail", "gm"):
+            raise JudgeSettingsError(f"judge.takeover: '{section.get('takeover')}' is not mail or gm")
         if section.get("absences", "gm") not in ("gm", "auto"):
             raise JudgeSettingsError(f"judge.absences: '{section.get('absences')}' is not gm or auto")
         if section.get("absences") == "auto":
