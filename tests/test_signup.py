@@ -257,3 +257,32 @@ def test_with_takeover_gm_the_request_only_tells_the_gm(tmp_path: Path, capsys: 
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
     assert code == 0 and "eve@example.org asks to take over cat" in out and "taken by" not in out, out
     assert "email" not in Campaign.open(root).player("cat")
+
+
+def test_observers_get_each_later_public_report_and_nothing_private(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("watcher@example.org", "observe", n=20))  # after the start: anyone
+    append_mbox(box, mail("other@example.org", "observe", n=21))
+    append_mbox(box, mail("nosy@example.org", "list", n=22))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert code == 0 and "watcher@example.org observes" in out, out
+    listing = next(m.get_content() for m in outbox(root).values() if "nosy@" in str(m["To"]))
+    assert "running" in listing and "@" not in listing.replace("nosy@", "")
+    for n, seat in enumerate(("ann", "bob", "cat")):
+        body = f"player: {seat}\nturn: 1\npassword: {passwords[seat]}\norders: []\n"
+        append_mbox(box, mail(f"{seat}@example.org", body, subject="orders", n=30 + n))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert "turn 1 adjudicated early" in out, out
+    watched = {k: m for k, m in outbox(root).items() if "/observe-" in k}
+    assert sorted(str(m["To"]) for m in watched.values()) == ["other@example.org", "watcher@example.org"]
+    public = (root / "turn-001" / "reports" / "public.md").read_text()
+    private = [(root / "turn-001" / "reports" / f"{s}.txt").read_text() for s in ("ann", "bob", "cat")]
+    for message in watched.values():
+        body = message.get_content()
+        assert "Results of turn 1" not in body and all(p.splitlines()[1] not in body for p in private)
+        assert public.splitlines()[0].strip("# ") in body and "other@" not in body and "watcher@" not in body
+        assert all(pw not in body for pw in passwords.values())
+    append_mbox(box, mail("other@example.org", "unobserve", n=40))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T15:00+00:00")[0] == 0
+    assert signup.observers(Campaign.open(root)) == ["watcher@example.org"]

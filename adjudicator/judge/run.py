@@ -40,7 +40,7 @@ from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import absences as absence_tick
-from . import letters, preview, quiet, seats
+from . import letters, observers, preview, quiet, seats
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -220,6 +220,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         files, said = compose.report_messages(campaign, turn)
         built.update(files)
         notes += said
+        built.update(observers.report_messages(campaign, turn))  # `observe`: the public report, nothing private
     if hold is not None:  # judge: preview: the turn's reports to the GM only, until pbem release
         name, data = preview.letter(campaign, hold)
         built[name] = data
