@@ -286,3 +286,38 @@ def test_observers_get_each_later_public_report_and_nothing_private(tmp_path: Pa
     append_mbox(box, mail("other@example.org", "unobserve", n=40))
     assert pbem(capsys, "run", root, "--now", "2026-12-01T15:00+00:00")[0] == 0
     assert signup.observers(Campaign.open(root)) == ["watcher@example.org"]
+
+
+def test_a_kill_in_the_middle_of_a_handover_seats_nobody_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.judge import run, seats
+
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("bob@example.org", f"resign\npassword: {old['bob']}", n=10))
+    real = signup.write_config
+
+    def killed(campaign: Any, updates: dict[str, Any]) -> None:
+        if "waiting" in (updates.get("signup") or {}) and Campaign.open(campaign.root).player("bob").get("email") == "dan@example.org":
+            raise KeyboardInterrupt  # after pbem replace's write, before the waiting list and vacant seats are updated
+        real(campaign, updates)
+
+    monkeypatch.setattr(seats.signup, "write_config", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run.tick(root, signup_moment("2026-12-01T13:00+00:00"))
+    monkeypatch.setattr(seats.signup, "write_config", real)
+    first = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"]
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")
+    assert code == 0 and "seat bob taken by Dan" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == []
+    assert [h["name"] for h in campaign.player("bob").get("history") or []] in ([], ["Bob"])
+    assert yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"] == first  # not handed over twice
+    assert len([k for k in outbox(root) if "/seat-bob-" in k]) == 1
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
+def signup_moment(text: str) -> Any:
+    from adjudicator.campaign.schedule import moment
+
+    return moment(text)
