@@ -311,3 +311,70 @@ def test_an_absence_that_moves_the_deadline_is_nobody_elses_news_where_nmr_is_pr
             continue
         assert "2026-12-07" not in text or game.nmr_public, f"{path.name} to {to} names the absence"
     assert told >= 1
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_seats_life_after_the_start_holds_only_the_readers_own(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: a resignation, the waiting player who takes the seat, a takeover, a join and an observer after
+    the start: each message reaches one address and holds no other address, no other password, no hash, not
+    the seed; the observers' reports hold nothing of any private report."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-4b7e21"
+    assert main(["new", str(root), "--game", game_id, "--open", str(count), "--gm-email", "gm@example.org", "--seed", seed]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"judge:\n  inbox: [{tmp_path / 'in'}]\n")
+    (tmp_path / "in").mkdir()
+    ids = DEMO_NAMES[: count + 1]
+
+    def send(who: str, text: str, n: int) -> None:
+        (tmp_path / "in" / f"{n:03d}-{who}.eml").write_bytes(f"From: {who}@example.org\nSubject: hi\nMessage-ID: <{who}.{n}@x>\n\n{text}\n".encode())
+
+    for n, who in enumerate(ids):
+        send(who, f"join {who}", n)
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    first = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    resigning, second = ids[0], ids[1]
+    send(resigning, f"resign\npassword: {first[resigning]}", 20)  # ids[-1] waits: takes the seat at once
+    send("watcher", "observe", 21)
+    send("latecomer", "join Late Comer", 22)
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    send(second, f"resign\npassword: {first[second]}", 23)  # the latecomer waits: takes this one
+    assert main(["run", str(root), "--now", "2026-12-01T13:00+00:00"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("taken by") == 2, out
+    state = Campaign.open(root).state()
+    passwords = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    for n, player in enumerate(game.due(state)):
+        orders = game.demo_orders(game.view(state, player), player, Rng(seed, 1).stream(f"mail/{player}"))
+        text = yaml.safe_dump({"player": player, "turn": 1, "password": passwords[player], "orders": orders}, sort_keys=False, allow_unicode=True)
+        holder = Campaign.open(root).player(player)["email"]
+        (tmp_path / "in" / f"{40 + n:03d}-orders.eml").write_bytes(order_mail(holder, text, f"<{player}.o1@x>"))
+    assert main(["run", str(root), "--now", "2026-12-01T14:00+00:00"]) == 0
+    assert Campaign.open(root).last_turn == 1, capsys.readouterr().out
+    hashes = [p["password"] for p in yaml.safe_load((root / "campaign.yaml").read_text())["players"]]
+    secrets = {**{f"old-{k}": v for k, v in first.items()}, **passwords}
+    owners = {"old-" + p: f"{p}@example.org" for p in first}
+    owners.update({p: Campaign.open(root).player(p)["email"] for p in passwords})
+    private = [line for path in (root / "turn-001" / "reports").glob("*.txt") for line in path.read_text().splitlines() if len(line) > 30]
+    received: dict[str, list[str]] = {}
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        reader = email.utils.parseaddr(str(message["To"]))[1]
+        received.setdefault(reader, []).append(_decoded(path))
+        if "/observe-" in path.as_posix() or path.name.startswith("observe-"):
+            assert reader == "watcher@example.org" and not [line for line in private if line in _decoded(path)]
+    assert "watcher@example.org" in received and "latecomer@example.org" in received
+    everyone = [*ids, "watcher", "latecomer"]
+    for reader, texts in received.items():
+        if reader == "gm@example.org":
+            continue
+        everything = "\n".join(texts)
+        assert seed not in everything and "scrypt$" not in everything and not any(h in everything for h in hashes)
+        for who in everyone:
+            if f"{who}@example.org" != reader:
+                assert f"{who}@example.org" not in everything, f"{who}'s address reached {reader}"
+        for key, password in secrets.items():
+            if owners[key] != reader:
+                assert password not in everything, f"{key}'s password reached {reader}"

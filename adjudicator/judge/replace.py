@@ -162,7 +162,9 @@ def _tell_outgoing(campaign: Campaign, seat: str, pending: int, outgoing: dict[s
 
 def _drop_unsent_mail(campaign: Campaign, seat: str, pending: int) -> list[str]:
     """The outgoing player's reminder for the pending turn and last report, if built and not yet sent."""
-    return deliver.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml"])
+    # The welcome holds the outgoing player's password: never readdressed to the new player.
+    return deliver.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml",
+                                               f"{turn_name(0)}/welcome-{seat}.eml"])
 
 
 def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[str]:
