@@ -99,8 +99,11 @@ def command_list(campaign: Campaign) -> list[str]:
         lines.append("  press TO...        with your text below: a message to the players you name (ids or names, or all)")
     if mode == "grey":
         lines.append("  press anonymous TO...  the same, without your name")
-    lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
-    lines.append("  resign             give up your seat; the stand-in plays it until a new player takes it over")
+    if absences.auto(campaign) is None:
+        lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
+    else:
+        lines.append("  absence FROM TO    be away (granted within your absence budget), e.g. absence 2026-12-24 2027-01-02")
+    lines.append("  resign             give up your seat: the first waiting player, or the stand-in, takes it over")
     return lines
 
 
