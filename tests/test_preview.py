@@ -155,3 +155,12 @@ def test_a_rollback_cut_at_any_step_is_finished_or_undone(tmp_path: Path, capsys
             assert (root / "turn-002" / "orders" / "tony.yaml").is_file()
         assert audit(root).divergence is None
         assert not list(root.glob(".turn-*.rollback"))
+
+
+def test_a_turn_after_which_a_seat_changed_hands_is_not_rolled_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"preview": True})
+    send_all(tmp_path, 1)
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    assert pbem(capsys, "replace", root, "david", "--name", "Dora", "--email", "dora@example.org")[0] == 0
+    code, out = pbem(capsys, "rollback", root)
+    assert code == 1 and "david was handed to a new player from turn 2" in out and Campaign.open(root).last_turn == 1

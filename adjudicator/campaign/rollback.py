@@ -125,6 +125,12 @@ def rollback(root: Path) -> RolledBack:
     if is_released(root, last):
         how = "pbem release released it" if last <= released_mark(root) else "its reports were built for the players (mail/outbox)"
         raise RollbackError(f"{root}: turn {last} is released ({how}): players may have read it, so it cannot be rolled back; nothing was changed")
+    handed = [p["id"] for p in campaign.players if int(p.get("since", 1)) > last]
+    if handed or (campaign.turn_dir(last + 1) / pending.SEATS_FILE).is_file():
+        raise RollbackError(
+            f"{root}: {', '.join(handed) or 'a seat'} was handed to a new player from turn {last + 1} (pbem replace, or a "
+            f"resignation or takeover by mail); turn {last} cannot be rolled back under that handover; nothing was changed"
+        )
     folder = campaign.turn_dir(last)
     files = _pending_files(folder)
     name = _keep_name(root, last)
