@@ -60,6 +60,8 @@ def test_a_previewed_turn_goes_to_the_gm_only_until_released(tmp_path: Path, cap
     assert len(replies) == 2 and all(report.splitlines()[1] not in r.get_content() for r in replies)
     assert all("the report of turn 1 is not out yet" in r.get_content() for r in replies)
 
+    code, out = pbem(capsys, "status", root)
+    assert code == 0 and "Turn 1 is held for your preview" in out
     code, out = pbem(capsys, "release", root)
     assert code == 0 and "Turn 1 is released" in out
     code, out = pbem(capsys, "release", root)
