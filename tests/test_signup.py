@@ -321,3 +321,12 @@ def signup_moment(text: str) -> Any:
     from adjudicator.campaign.schedule import moment
 
     return moment(text)
+
+
+def test_after_the_start_a_sign_up_command_naming_another_campaign_is_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    append_mbox(box, mail("eve@example.org", "observe\ncampaign: elsewhere", n=50))
+    append_mbox(box, mail("fay@example.org", "observe", subject="[Elsewhere] watch", n=51))
+    append_mbox(box, mail("gus@example.org", "observe\ncampaign: SPIES", n=52))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert code == 0 and signup.observers(Campaign.open(root)) == ["gus@example.org"], out

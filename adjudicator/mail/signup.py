@@ -99,7 +99,7 @@ def handle_sources(root: Path, sources: list[Path], now: dt.datetime, only_comma
         key = message_key(incoming.raw)
         if key in known:
             continue
-        if only_commands and not _carries_command(incoming.raw):
+        if only_commands and not _carries_command(incoming.raw, _names(root)):
             continue
         count += 1
         compose.ensure_mail_dir(root)
@@ -110,10 +110,24 @@ def handle_sources(root: Path, sources: list[Path], now: dt.datetime, only_comma
     return done
 
 
-def _carries_command(raw: bytes) -> bool:
+_NAMED = re.compile(r"^\s*campaign\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+_TAG = re.compile(r"\[([^\]]{1,80})\]")
+
+
+def _names(root: Path) -> set[str]:
+    return {root.name.lower(), str(Campaign.open(root).config.get("name", root.name)).lower()}
+
+
+def _carries_command(raw: bytes, names: set[str]) -> bool:
+    """A message of a running campaign's source that is a sign-up command for it: not one that names another
+    campaign (a `campaign: NAME` line or a `[NAME]` Subject tag; design 15's routing, for a shared source)."""
     try:
         message = inbox.parse(raw)
-        return recognise(message) is not None and not _automatic(message, inbox.sender(message)[1], None)
+        if recognise(message) is None or _automatic(message, inbox.sender(message)[1], None):
+            return False
+        named = {m.lower() for m in _NAMED.findall(inbox.own_words(inbox.body_text(message) or ""))}
+        named |= {m.strip().lower() for m in _TAG.findall(inbox.header(message, "Subject"))}
+        return not named or bool(named & names)
     except Exception:  # noqa: BLE001 - junk is ingest's to keep
         return False
 
