@@ -256,3 +256,149 @@ def test_sign_up_replies_and_welcomes_hold_only_the_readers_own(game_id: str, tm
         for player, password in passwords.items():
             if f"{player}@example.org" != reader:
                 assert password not in everything, f"{player}'s password reached {reader}"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_turn_held_for_preview_reaches_the_gm_only(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: with judge: preview: true, nothing of the held turn (its reports) reaches a player or the
+    public address, by the judge's mail or by a player's `report`; the preview goes to the GM's address."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-71aa0e"
+    ids = DEMO_NAMES[:count]
+    assert main(["new", str(root), "--game", game_id, "--players", ",".join(f"{p}={p}@example.org" for p in ids),
+                 "--gm-email", "gm@example.org", "--seed", seed, "--no-passwords"]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"public_email: forum@example.org\njudge:\n  inbox: [{tmp_path / 'in'}]\n  preview: true\n")
+    (tmp_path / "in").mkdir()
+    state = Campaign.open(root).state()
+    for player in game.due(state):
+        orders = game.demo_orders(game.view(state, player), player, Rng(seed, 1).stream(f"mail/{player}"))
+        text = yaml.safe_dump({"player": player, "turn": 1, "orders": orders}, sort_keys=False, allow_unicode=True)
+        (tmp_path / "in" / f"{player}.eml").write_bytes(order_mail(f"{player}@example.org", text, f"<{player}.1@x>"))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    assert Campaign.open(root).last_turn == 1, capsys.readouterr().out
+    for player in ids:
+        for word in ("report", "report 1", "status", "help"):
+            (tmp_path / "in" / f"{player}-{word}.eml").write_bytes(order_mail(f"{player}@example.org", f"{word}\n", f"<{player}.{word}@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    capsys.readouterr()
+    held = [path.read_text() for path in sorted((root / "turn-001" / "reports").glob("*")) if path.suffix in (".txt", ".md")]
+    marks = {line for text in held for line in text.splitlines() if "turn 1" in line.lower() and len(line) > 20}
+    assert marks, "the held reports have lines that name their turn"
+    previews = 0
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        to = email.utils.parseaddr(str(message["To"]))[1]
+        if to == "gm@example.org":
+            previews += "gm-preview" in path.name
+            continue
+        text = _decoded(path)
+        assert not [m for m in marks if m in text], f"{path.name} to {to} holds the held turn"
+    assert previews == 1
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_absence_that_moves_the_deadline_is_nobody_elses_news_where_nmr_is_private(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: with judge: absences: auto, the grant's reply goes to the asker alone, the moved deadline is
+    told to each player still due without saying whose absence moved it, and where the game keeps NMR private
+    no other player's status reply lists the absence."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    ids = DEMO_NAMES[:count]
+    assert main(["new", str(root), "--game", game_id, "--players", ",".join(f"{p}={p}@example.org" for p in ids),
+                 "--gm-email", "gm@example.org", "--seed", f"{game_id}-absent", "--no-passwords"]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"schedule: {{timezone: UTC, start: '2026-12-08 20:00', every: 7 days}}\n"
+                       f"judge:\n  inbox: [{tmp_path / 'in'}]\n  absences: auto\n  absence_budget: 10 days\n")
+    (tmp_path / "in").mkdir()
+    asker = game.due(Campaign.open(root).state())[0]
+    (tmp_path / "in" / "0-absence.eml").write_bytes(order_mail(f"{asker}@example.org", "absence 2026-12-07 2026-12-09\n", "<abs@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    out = capsys.readouterr().out
+    assert "moved" in out, out
+    for n, player in enumerate(ids):
+        (tmp_path / "in" / f"{n + 1}-status.eml").write_bytes(order_mail(f"{player}@example.org", "status\n", f"<st.{player}@x>", attach=False))
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    capsys.readouterr()
+    told = 0
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        to = email.utils.parseaddr(str(message["To"]))[1]
+        text = _decoded(path)
+        if "/deadline-" in path.as_posix() or path.name.startswith("deadline-"):
+            told += 1
+            assert "absence" not in text.lower() and asker not in text.replace(to, "") or to == f"{asker}@example.org"
+        if to in ("gm@example.org", f"{asker}@example.org"):
+            continue
+        assert "2026-12-07" not in text or game.nmr_public, f"{path.name} to {to} names the absence"
+    assert told >= 1
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_seats_life_after_the_start_holds_only_the_readers_own(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: a resignation, the waiting player who takes the seat, a takeover, a join and an observer after
+    the start: each message reaches one address and holds no other address, no other password, no hash, not
+    the seed; the observers' reports hold nothing of any private report."""
+    game = GAMES[game_id]
+    count = min(max(game.min_players, 3), game.max_players)
+    root = tmp_path / "campaign"
+    seed = f"{game_id}-seed-4b7e21"
+    assert main(["new", str(root), "--game", game_id, "--open", str(count), "--gm-email", "gm@example.org", "--seed", seed]) == 0
+    with open(root / "campaign.yaml", "a") as settings:
+        settings.write(f"judge:\n  inbox: [{tmp_path / 'in'}]\n")
+    (tmp_path / "in").mkdir()
+    ids = DEMO_NAMES[: count + 1]
+
+    def send(who: str, text: str, n: int) -> None:
+        (tmp_path / "in" / f"{n:03d}-{who}.eml").write_bytes(f"From: {who}@example.org\nSubject: hi\nMessage-ID: <{who}.{n}@x>\n\n{text}\n".encode())
+
+    for n, who in enumerate(ids):
+        send(who, f"join {who}", n)
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    first = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    resigning, second = ids[0], ids[1]
+    send(resigning, f"resign\npassword: {first[resigning]}", 20)  # ids[-1] waits: takes the seat at once
+    send("watcher", "observe", 21)
+    send("latecomer", "join Late Comer", 22)
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    send(second, f"resign\npassword: {first[second]}", 23)  # the latecomer waits: takes this one
+    assert main(["run", str(root), "--now", "2026-12-01T13:00+00:00"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("taken by") == 2, out
+    state = Campaign.open(root).state()
+    passwords = {str(k): str(v) for k, v in yaml.safe_load((root / "gm" / "passwords.yaml").read_text()).items()}
+    for n, player in enumerate(game.due(state)):
+        orders = game.demo_orders(game.view(state, player), player, Rng(seed, 1).stream(f"mail/{player}"))
+        text = yaml.safe_dump({"player": player, "turn": 1, "password": passwords[player], "orders": orders}, sort_keys=False, allow_unicode=True)
+        holder = Campaign.open(root).player(player)["email"]
+        (tmp_path / "in" / f"{40 + n:03d}-orders.eml").write_bytes(order_mail(holder, text, f"<{player}.o1@x>"))
+    assert main(["run", str(root), "--now", "2026-12-01T14:00+00:00"]) == 0
+    assert Campaign.open(root).last_turn == 1, capsys.readouterr().out
+    hashes = [p["password"] for p in yaml.safe_load((root / "campaign.yaml").read_text())["players"]]
+    secrets = {**{f"old-{k}": v for k, v in first.items()}, **passwords}
+    owners = {"old-" + p: f"{p}@example.org" for p in first}
+    owners.update({p: Campaign.open(root).player(p)["email"] for p in passwords})
+    private = [line for path in (root / "turn-001" / "reports").glob("*.txt") for line in path.read_text().splitlines() if len(line) > 30]
+    received: dict[str, list[str]] = {}
+    for path in sorted((root / "mail" / "outbox").rglob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        reader = email.utils.parseaddr(str(message["To"]))[1]
+        received.setdefault(reader, []).append(_decoded(path))
+        if "/observe-" in path.as_posix() or path.name.startswith("observe-"):
+            assert reader == "watcher@example.org" and not [line for line in private if line in _decoded(path)]
+    assert "watcher@example.org" in received and "latecomer@example.org" in received
+    everyone = [*ids, "watcher", "latecomer"]
+    for reader, texts in received.items():
+        if reader == "gm@example.org":
+            continue
+        everything = "\n".join(texts)
+        assert seed not in everything and "scrypt$" not in everything and not any(h in everything for h in hashes)
+        for who in everyone:
+            if f"{who}@example.org" != reader:
+                assert f"{who}@example.org" not in everything, f"{who}'s address reached {reader}"
+        for key, password in secrets.items():
+            if owners[key] != reader:
+                assert password not in everything, f"{key}'s password reached {reader}"

@@ -165,7 +165,7 @@ def test_resign_needs_the_password_and_leaves_the_seat_to_the_stand_in(tmp_path:
     assert code == 0 and "david" not in signup.vacant(Campaign.open(root))
     append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=2))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
-    assert code == 0, out
+    assert code == 0 and "seat david vacant from turn 1" in out, out
     campaign = Campaign.open(root)
     assert signup.vacant(campaign) == {"david": 1}
     assert campaign.config["standins"]["david"] == {"on": True, "from": 1}
@@ -175,7 +175,158 @@ def test_resign_needs_the_password_and_leaves_the_seat_to_the_stand_in(tmp_path:
     assert any("your resignation is recorded" in body and "seat david is vacant" in body for body in replies.values())
     code, out = pbem(capsys, "status", root)
     assert "stand-in" in out
+    # Nobody waits: the seat keeps its name, loses the address and gets a password nobody was given (issue 27:
+    # the old one no longer works); its history keeps who played it.
+    campaign = Campaign.open(root)
+    assert "email" not in campaign.player("david") and campaign.player("david")["name"] == "David"
+    assert not campaign.password_ok("david", passwords["david"], 1)
+    assert not [k for k in outbox(root) if "handover-david" in k]
+    before = outbox(root)
     append_mbox(box, mail("david@example.org", f"resign\npassword: {passwords['david']}", n=3))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:10+00:00")
-    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
-    assert any("already vacant since turn 1" in body for body in replies.values())
+    assert code == 0 and not [k for k in outbox(root) if k not in before and "david@" in str(outbox(root)[k]["To"])]
+
+
+def _started(tmp_path: Path, capsys: pytest.CaptureFixture[str], judge: dict[str, Any] | None = None) -> tuple[Path, Path]:
+    root = open_campaign(tmp_path, capsys, judge=judge, schedule={"timezone": "UTC", "start": "3 days", "every": "7 days"})
+    box = tmp_path / "in.mbox"
+    for n, who in enumerate(("ann", "bob", "cat", "dan")):
+        append_mbox(box, mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "started with 3 players" in out and "dan on the waiting list (place 1)" in out, out
+    return root, box
+
+
+def test_a_resigned_seat_goes_at_once_to_the_first_waiting_with_a_password_of_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    before = outbox(root)
+    append_mbox(box, mail("bob@example.org", f"resign\npassword: {old['bob']}", n=10))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert code == 0 and "seat bob taken by Dan <dan@example.org> from turn 1 (first on the waiting list)" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("bob")["email"] == "dan@example.org" and campaign.player("bob")["name"] == "Dan"
+    assert campaign.config["signup"]["waiting"] == [] and signup.vacant(campaign) == {}
+    assert campaign.config["standins"]["bob"]["on"] is False
+    assert "# the GM's own comment" in (root / "campaign.yaml").read_text()
+    new = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"]
+    assert new != old["bob"] and not campaign.password_ok("bob", old["bob"], 1) and campaign.password_ok("bob", new, 1)
+    fresh = {k: m for k, m in outbox(root).items() if k not in before}
+    holding = [m for m in fresh.values() if "you hold the seat bob" in m["Subject"]]
+    assert len(holding) == 1 and [a.addr_spec for a in holding[0]["To"].addresses] == ["dan@example.org"]
+    assert new in holding[0].get_content()
+    assert all(new not in m.get_content() for k, m in outbox(root).items() if m is not holding[0] and "dan@" not in str(m["To"]))
+    digest = [m.get_content() for m in fresh.values() if "what happened" in m["Subject"]]
+    assert digest and "seat bob taken by Dan" in digest[0] and "command 'resign' from bob" in digest[0]
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")  # again: nobody seated twice
+    assert "taken by" not in out and Campaign.open(root).player("bob")["email"] == "dan@example.org"
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
+def test_takeover_of_a_vacant_seat_and_a_join_after_the_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))  # off the waiting list
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert "seat cat vacant from turn 1" in out, out
+    append_mbox(box, mail("ann@example.org", "takeover cat", n=12))  # seated elsewhere: refused
+    append_mbox(box, mail("eve@example.org", "takeover bob", n=13))  # not vacant: refused
+    append_mbox(box, mail("eve@example.org", "takeover cat Eve", n=14))
+    append_mbox(box, mail("fay@example.org", "join Fay", n=15))  # after the start: the waiting list
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "seat cat taken by Eve <eve@example.org> from turn 1 (takeover)" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("cat")["email"] == "eve@example.org" and [w["id"] for w in campaign.config["signup"]["waiting"]] == ["fay"]
+    replies = {k: m.get_content() for k, m in outbox(root).items() if "signup-" in k}
+    assert any("you already hold the seat ann" in b for b in replies.values())
+    assert any("the seat bob is not vacant" in b for b in replies.values())
+    assert any("number 1 on the waiting list" in b for b in replies.values())
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
+def test_with_takeover_gm_the_request_only_tells_the_gm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys, judge={"takeover": "gm"})
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")[0] == 0
+    append_mbox(box, mail("eve@example.org", "takeover cat", n=12))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "eve@example.org asks to take over cat" in out and "taken by" not in out, out
+    assert "email" not in Campaign.open(root).player("cat")
+
+
+def test_observers_get_each_later_public_report_and_nothing_private(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("watcher@example.org", "observe", n=20))  # after the start: anyone
+    append_mbox(box, mail("other@example.org", "observe", n=21))
+    append_mbox(box, mail("nosy@example.org", "list", n=22))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert code == 0 and "watcher@example.org observes" in out, out
+    listing = next(m.get_content() for m in outbox(root).values() if "nosy@" in str(m["To"]))
+    assert "running" in listing and "@" not in listing.replace("nosy@", "")
+    for n, seat in enumerate(("ann", "bob", "cat")):
+        body = f"player: {seat}\nturn: 1\npassword: {passwords[seat]}\norders: []\n"
+        append_mbox(box, mail(f"{seat}@example.org", body, subject="orders", n=30 + n))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert "turn 1 adjudicated early" in out, out
+    watched = {k: m for k, m in outbox(root).items() if "/observe-" in k}
+    assert sorted(str(m["To"]) for m in watched.values()) == ["other@example.org", "watcher@example.org"]
+    public = (root / "turn-001" / "reports" / "public.md").read_text()
+    private = [(root / "turn-001" / "reports" / f"{s}.txt").read_text() for s in ("ann", "bob", "cat")]
+    for message in watched.values():
+        body = message.get_content()
+        assert "Results of turn 1" not in body and all(p.splitlines()[1] not in body for p in private)
+        assert public.splitlines()[0].strip("# ") in body and "other@" not in body and "watcher@" not in body
+        assert all(pw not in body for pw in passwords.values())
+    append_mbox(box, mail("other@example.org", "unobserve", n=40))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T15:00+00:00")[0] == 0
+    assert signup.observers(Campaign.open(root)) == ["watcher@example.org"]
+
+
+def test_a_kill_in_the_middle_of_a_handover_seats_nobody_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.judge import run, seats
+
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("bob@example.org", f"resign\npassword: {old['bob']}", n=10))
+    real = signup.write_config
+
+    def killed(campaign: Any, updates: dict[str, Any]) -> None:
+        if "waiting" in (updates.get("signup") or {}) and Campaign.open(campaign.root).player("bob").get("email") == "dan@example.org":
+            raise KeyboardInterrupt  # after pbem replace's write, before the waiting list and vacant seats are updated
+        real(campaign, updates)
+
+    monkeypatch.setattr(seats.signup, "write_config", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run.tick(root, signup_moment("2026-12-01T13:00+00:00"))
+    monkeypatch.setattr(seats.signup, "write_config", real)
+    first = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"]
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")
+    assert code == 0 and "seat bob taken by Dan" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == []
+    assert [h["name"] for h in campaign.player("bob").get("history") or []] in ([], ["Bob"])
+    assert yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"] == first  # not handed over twice
+    assert len([k for k in outbox(root) if "/seat-bob-" in k]) == 1
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
+def signup_moment(text: str) -> Any:
+    from adjudicator.campaign.schedule import moment
+
+    return moment(text)
+
+
+def test_after_the_start_a_sign_up_command_naming_another_campaign_is_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box = _started(tmp_path, capsys)
+    append_mbox(box, mail("eve@example.org", "observe\ncampaign: elsewhere", n=50))
+    append_mbox(box, mail("fay@example.org", "observe", subject="[Elsewhere] watch", n=51))
+    append_mbox(box, mail("gus@example.org", "observe\ncampaign: SPIES", n=52))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert code == 0 and signup.observers(Campaign.open(root)) == ["gus@example.org"], out

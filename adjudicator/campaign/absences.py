@@ -6,6 +6,12 @@
 A request only tells the GM (mail/commands.py); `pbem absence DIR SEAT --grant FROM TO`
 (or the GM's own edit of the file) grants it, and the `status` reply lists the grants.
 Granting moves no deadline: the GM does that with `pbem deadline DIR --extend DURATION`.
+
+With `judge: absences: auto` and `judge: absence_budget: DURATION` (design 16) the judge grants
+a request within the seat's budget left itself (`decide`, the same file), and every granted
+absence of a seat due in the pending turn that covers its deadline moves that deadline to the
+end of the absence (the end of day TO in the campaign's zone) for everyone (`covering`,
+applied by the judge's tick: judge/absences.py).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml
 from ..common import atomic
@@ -104,3 +111,85 @@ def grant(campaign: Campaign, seat: str, first: str, last: str) -> Absence:
     path(campaign.root).parent.mkdir(exist_ok=True)
     atomic.write_file(path(campaign.root), dump_yaml(items))
     return added
+
+
+# -- absences granted by the judge (design 16: judge: absences: auto) ---------------------------
+
+
+@dataclass(frozen=True)
+class Auto:
+    """`judge: absences: auto` with `judge: absence_budget: DURATION` (per player per game)."""
+
+    budget: dt.timedelta
+
+
+def auto(campaign: Campaign) -> Auto | None:
+    """The judge's own grants, when campaign.yaml asks for them (judge/settings.py checks the keys in words)."""
+    from .schedule import ScheduleError, duration
+
+    judge = campaign.config.get("judge")
+    if not isinstance(judge, dict) or judge.get("absences", "gm") != "auto":
+        return None
+    try:
+        return Auto(duration(judge.get("absence_budget", "0 days"), "judge.absence_budget"))
+    except ScheduleError as exc:
+        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: {exc}") from None
+
+
+def length(absence: Absence) -> dt.timedelta:
+    """Whole days, the first and the last included."""
+    return dt.timedelta(days=(absence.end - absence.start).days + 1)
+
+
+def used(absences: list[Absence], seat: str) -> dt.timedelta:
+    return sum((length(a) for a in absences if a.seat == seat), dt.timedelta(0))
+
+
+def words(span: dt.timedelta) -> str:
+    """7 days, 1 day 12 hours, 0 days."""
+    days, hours = span.days, span.seconds // 3600
+    parts = [f"{days} day{'' if days == 1 else 's'}"] if days or not hours else []
+    if hours:
+        parts.append(f"{hours} hour{'' if hours == 1 else 's'}")
+    return " ".join(parts)
+
+
+def bounds(absence: Absence, zone: ZoneInfo) -> tuple[dt.datetime, dt.datetime]:
+    """From the start of day FROM to the end of day TO (midnight after it), in the campaign's zone."""
+    start = dt.datetime.combine(absence.start, dt.time(0), zone)
+    end = dt.datetime.combine(absence.end + dt.timedelta(days=1), dt.time(0), zone)
+    return start, end
+
+
+def covering(absences: list[Absence], seats: set[str], at: dt.datetime, zone: ZoneInfo) -> dt.datetime | None:
+    """Where a deadline `at` moves to when an absence of one of `seats` covers it: the end of that absence,
+    and on past any other absence the new moment falls in; None when none covers it."""
+    moved = None
+    while True:
+        ends = [end for a in absences if a.seat in seats for start, end in [bounds(a, zone)] if start <= at < end]
+        if not ends:
+            return moved
+        at = moved = max(ends)
+
+
+@dataclass(frozen=True)
+class Decision:
+    granted: bool
+    absence: Absence
+    left: dt.timedelta
+    """The budget left after it (or, refused, the budget left as it is)."""
+    already: bool = False
+
+
+def decide(campaign: Campaign, rules: Auto, seat: str, start: dt.date, end: dt.date) -> Decision:
+    """Grant the absence within the seat's budget left (written to gm/absences.yaml as `pbem absence`
+    writes it), or refuse it; the caller holds the campaign lock. The same request again changes nothing."""
+    absences = granted(campaign.root)
+    wanted = Absence(seat, start, end)
+    left = rules.budget - used(absences, seat)
+    if wanted in absences:
+        return Decision(True, wanted, left, already=True)
+    if length(wanted) > left:
+        return Decision(False, wanted, max(left, dt.timedelta(0)))
+    grant(campaign, seat, start.isoformat(), end.isoformat())
+    return Decision(True, wanted, left - length(wanted))

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..common import atomic, parallel
 from ..games.base import State
 from ..publish.render import Renderer
-from . import pending, standins
+from . import pending, rollback, standins
 from .folder import Campaign, CampaignError
 from .turn import TurnOutput, turn
 
@@ -71,6 +71,7 @@ def prepare(root: Path) -> Campaign:
 
 def _opened(root: Path) -> tuple[Campaign, int, State]:
     """What `prepare` does, with the last adjudicated turn and its state, read once."""
+    rollback.finish(Path(root))  # a `pbem rollback` a kill cut short (campaign/rollback.py)
     campaign = Campaign.open(root)
     atomic.recover(campaign.root)
     last = campaign.last_turn

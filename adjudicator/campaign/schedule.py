@@ -366,7 +366,7 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
     the whole schedule with it. Turns already adjudicated cannot be changed: their deadline is
     history (and recorded in their reports)."""
     from ..common import atomic
-    from .folder import Campaign, rewrite_config
+    from .folder import Campaign
 
     with atomic.locked(Path(root)):
         campaign = Campaign.open(root)
@@ -386,11 +386,22 @@ def change_deadline(root: Path, turn: int | None, *, at: str | None = None, exte
             new_at = _wall(wall, zone)
         else:
             new_at = _local(at, zone, "--set")
-        deadlines = {key: value for key, value in (plan.get("deadlines") or {}).items() if _turn(key) != turn}
-        deadlines[turn] = _minute(new_at)
-        plan["deadlines"] = dict(sorted(deadlines.items(), key=lambda item: _turn(item[0])))
-        config = {**campaign.config, "schedule": plan}
-        changed = of_campaign(Campaign(campaign.root, config, campaign.game), turn)  # the whole schedule, checked with it
-        assert changed is not None
-        atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"schedule": plan}))
-        return Change(turn, changed.text, current.text if current else None)
+        return write_deadline(campaign, turn, new_at, current)
+
+
+def write_deadline(campaign: Any, turn: int, new_at: dt.datetime, current: Deadline | None) -> Change:
+    """Turn `turn`'s deadline made `new_at` in campaign.yaml's `schedule.deadlines` (every other byte kept),
+    the whole schedule checked with it; the caller holds the campaign lock."""
+    from ..common import atomic
+    from .folder import Campaign, rewrite_config
+
+    plan = dict(campaign.schedule or {})
+    deadlines = {key: value for key, value in (plan.get("deadlines") or {}).items() if _turn(key) != turn}
+    deadlines[turn] = _minute(new_at)
+    plan["deadlines"] = dict(sorted(deadlines.items(), key=lambda item: _turn(item[0])))
+    config = {**campaign.config, "schedule": plan}
+    changed = of_campaign(Campaign(campaign.root, config, campaign.game), turn)  # the whole schedule, checked with it
+    assert changed is not None
+    atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"schedule": plan}))
+    campaign.config["schedule"] = plan
+    return Change(turn, changed.text, current.text if current else None)

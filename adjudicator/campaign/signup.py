@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..common import atomic
 from ..common.address import address_problem
 from ..common.rng import commitment
@@ -49,6 +47,7 @@ from .folder import (
     dump_yaml,
     read_yaml,
     read_yaml_object,
+    rewrite_config,
     turn_name,
 )
 from .schedule import ScheduleError, duration
@@ -174,7 +173,8 @@ class Joined:
 def join(root: Path, address: str, name: str = "") -> Joined:
     """Seat `address` (or put it on the waiting list); the caller holds the campaign lock."""
     campaign = Campaign.open(root)
-    if not is_open(campaign):
+    running = not is_open(campaign)
+    if running and (KEY not in campaign.config or campaign.over):
         raise SignupError("the game has started; sign-up is closed (a vacant seat can be taken with takeover SEAT)")
     signup = read(campaign)
     problem = address_problem(address)
@@ -191,7 +191,7 @@ def join(root: Path, address: str, name: str = "") -> Joined:
     others = [*signup.players, *signup.waiting]
     display = display_name(name if name.strip() else seat, seat, others)  # a hostile or taken name is refused in words
     entry: dict[str, Any] = {"id": seat, "name": display, "email": bare(address)}
-    if not signup.full:
+    if not signup.full and not running:
         if campaign.uses_passwords:
             _new_password(campaign, entry)
         write_config(campaign, {"players": [*signup.players, entry]})
@@ -203,13 +203,15 @@ def join(root: Path, address: str, name: str = "") -> Joined:
 def leave(root: Path, address: str) -> tuple[str, str] | None:
     """Remove the address's seat (before the start) or waiting place: ('seated'|'waiting', id), or None."""
     campaign = Campaign.open(root)
-    if not is_open(campaign):
-        raise SignupError("the game has started: a seated player resigns (resign, with the password) instead")
+    if KEY not in campaign.config:
+        return None
     signup = read(campaign)
     found = where_is(signup, address)
     if found is None:
         return None
     kind, seat = found
+    if kind == "seated" and not is_open(campaign):
+        raise SignupError("the game has started: a seated player resigns (resign, with the password) instead")
     if kind == "seated":
         write_config(campaign, {"players": [p for p in signup.players if p["id"] != seat]})
         _forget_password(campaign, seat)
@@ -332,33 +334,10 @@ def _first_deadline(campaign: Campaign, now: dt.datetime) -> str | None:
 
 def write_config(campaign: Campaign, updates: dict[str, Any]) -> None:
     """campaign.yaml with each top-level key of `updates` replaced (or added at the end), every other
-    byte as the GM wrote it; then campaign.config updated."""
+    byte as the GM wrote it (folder.rewrite_config, as every command that writes it); then campaign.config updated."""
     path = campaign.root / "campaign.yaml"
-    text = path.read_text(encoding="utf-8")
-    for key, value in updates.items():
-        text = _with_key(text, key, value)
-    atomic.write_file(path, text.encode("utf-8"))
+    atomic.write_file(path, rewrite_config(path, updates))
     campaign.config.update(updates)
-
-
-def _with_key(text: str, key: str, value: Any) -> str:
-    block = dump_yaml({key: value}).decode("utf-8").rstrip("\n")
-    try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        pairs = root.value if root is not None and isinstance(root, yaml.MappingNode) and not root.flow_style else None
-    except yaml.YAMLError:
-        pairs = None
-    if pairs is None:
-        config = yaml.safe_load(text) or {}
-        config[key] = value
-        return "# pbem-adjudicator campaign settings\n" + dump_yaml(config).decode("utf-8")
-    for name, node in pairs:
-        if name.value == key:
-            start, end = name.start_mark.index, node.end_mark.index
-            if text[start:end].endswith("\n"):
-                block += "\n"
-            return text[:start] + block + text[end:]
-    return text + ("" if text.endswith("\n") or not text else "\n") + block + "\n"
 
 
 def status_json(campaign: Campaign) -> dict[str, Any]:
@@ -404,3 +383,45 @@ def resign(campaign: Campaign, seat: str, pending: int) -> None:
     section["vacant"] = {**vacant(campaign), seat: pending}
     word = {**standin_word(campaign), seat: {"on": True, "from": pending}}
     write_config(campaign, {KEY: section, "standins": dict(sorted(word.items()))})
+
+
+@dataclass(frozen=True)
+class Takeover:
+    seat: str
+    gm: bool
+    """judge: takeover: gm: the request only tells the GM, who runs pbem replace."""
+
+
+def takeover(root: Path, address: str, seat: str, name: str = "") -> Takeover:
+    """`takeover SEAT` from an address not seated there: recorded in `signup: takeovers:` for the judge's
+    tick (judge/seats.py hands the seat over); refused in words when the seat is not open. The caller holds the lock."""
+    from .standins import ABANDONED, due
+
+    campaign = Campaign.open(root)
+    if campaign.over:
+        raise SignupError("the game is over; there is no seat to take")
+    problem = address_problem(address)
+    if problem:
+        raise SignupError(f"your address '{address[:80]}' cannot be used: it {problem}")
+    if campaign.player(seat) is None:
+        raise SignupError(f"there is no seat '{seat[:40]}' (write list to see the campaign; a takeover names a seat: takeover SEAT)")
+    section = campaign.config.get(KEY) if isinstance(campaign.config.get(KEY), dict) else {"seats": len(campaign.players), "observers": []}
+    for entry in campaign.players:
+        if entry.get("email") and bare(str(entry["email"])) == bare(address):
+            raise SignupError(f"you already hold the seat {entry['id']} in this game")
+    abandoned = {s for s, d in due(campaign, campaign.last_turn, campaign.state()).items() if d.reason == ABANDONED}
+    if seat not in vacant(campaign) and seat not in abandoned:
+        raise SignupError(f"the seat {seat} is not vacant: its player holds it (only a vacant or abandoned seat can be taken over)")
+    judge = campaign.config.get("judge") or {}
+    if isinstance(judge, dict) and judge.get("takeover") == "gm":
+        return Takeover(seat, gm=True)
+    requests = list(section.get("takeovers") or [])
+    first = next((r for r in requests if r.get("seat") == seat), None)
+    if first is not None:
+        if bare(str(first.get("email", ""))) == bare(address):
+            return Takeover(seat, gm=False)  # asked again: nothing changes
+        raise SignupError(f"someone else asked first to take over the seat {seat}")
+    others = [p for p in campaign.players if p["id"] != seat]
+    display = display_name(name if name.strip() else local_part(address), seat, others)
+    write_config(campaign, {KEY: {**section, "takeovers": [*requests, {"seat": seat, "name": display, "email": bare(address)}]}})
+    return Takeover(seat, gm=False)

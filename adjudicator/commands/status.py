@@ -37,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"{campaign.config['name']} ({game.title}): over after turn {turn.number - 1}; winners: {winners}", markup=False)
         return 0
     out.print(f"{campaign.config['name']} ({game.title}): turn {turn.number}, phase {game.phase(state)}", markup=False)
+    from ..campaign.rollback import withheld
+
+    if withheld(campaign, turn.number - 1):  # judge: preview: true
+        out.print(f"Turn {turn.number - 1} is held for your preview: pbem release {campaign.root} mails it, pbem rollback {campaign.root} takes it back", markup=False)
     verdict = pending.check(turn)
     names = state.get("names", {})
     table = Table("player", "orders", "detail")

@@ -101,13 +101,14 @@ def apprise_post(url: str, title: str, body: str, board: bytes) -> tuple[bool, s
     return (True, "") if result else (False, "the service did not accept the post (apprise reported a failure)")
 
 
-def post_turns(root: Path, done: list[str], post: Poster | None = None, tell_gm: bool = True) -> None:
+def post_turns(root: Path, done: list[str], post: Poster | None = None, tell_gm: bool = True, upto: int | None = None) -> None:
     """Post every adjudicated turn not yet posted to each URL; what happened goes into `done` (the tick's line).
-    A failure is recorded (`failures`); with `tell_gm` (no digest in this campaign) the GM also gets a message of its own."""
+    A failure is recorded (`failures`); with `tell_gm` (no digest in this campaign) the GM also gets a message of its own.
+    `upto` is the last turn whose reports have gone to the players: a turn held for the GM's preview is not public yet."""
     post = post or apprise_post
     campaign = Campaign.open(root)
     targets = urls(campaign)
-    last = campaign.last_turn
+    last = campaign.last_turn if upto is None else min(campaign.last_turn, upto)
     if not targets or last < 1:
         return
     record = _load(root)

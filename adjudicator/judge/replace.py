@@ -59,7 +59,8 @@ class Replacement:
     """The outbox message that tells the outgoing player (empty: they have no address, or the campaign no gm_email)."""
 
 
-def replace(root: Path, seat: str, name: str, email: str | None = None) -> Replacement:
+def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bool = True) -> Replacement:
+    """Hand `seat` to a new player (`tell`: the outgoing player gets a word of it; a resignation needs none)."""
     if not name.strip():
         raise CampaignError("--name must give the new player's display name")
     problem = address_problem(email) if email is not None else ""
@@ -109,7 +110,7 @@ def replace(root: Path, seat: str, name: str, email: str | None = None) -> Repla
         moved = _move_pending_orders(campaign, seat, pending)
         _mark_ingested_orders(campaign, seat, pending, name)
         dropped = _drop_unsent_mail(campaign, seat, pending)
-        told = _tell_outgoing(campaign, seat, pending, outgoing, name)
+        told = _tell_outgoing(campaign, seat, pending, outgoing, name) if tell else ""
 
         atomic.write_file(campaign.root / "campaign.yaml", _with_entry(campaign, seat, new_entry))
         return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved, dropped, told)
@@ -161,7 +162,9 @@ def _tell_outgoing(campaign: Campaign, seat: str, pending: int, outgoing: dict[s
 
 def _drop_unsent_mail(campaign: Campaign, seat: str, pending: int) -> list[str]:
     """The outgoing player's reminder for the pending turn and last report, if built and not yet sent."""
-    return deliver.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml"])
+    # The welcome holds the outgoing player's password: never readdressed to the new player.
+    return deliver.drop_unsent(campaign.root, [f"{turn_name(pending)}/remind-{seat}.eml", f"{turn_name(pending - 1)}/report-{seat}.eml",
+                                               f"{turn_name(0)}/welcome-{seat}.eml"])
 
 
 def _move_pending_orders(campaign: Campaign, seat: str, pending: int) -> list[str]:

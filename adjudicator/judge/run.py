@@ -39,7 +39,8 @@ from ..common import atomic
 from ..mail import compose, deliver, fetch, inbox
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
-from . import letters, notify, quiet
+from . import absences as absence_tick
+from . import letters, notify, observers, preview, quiet, seats
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -165,9 +166,11 @@ def _due_now(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> t
     return None, ""
 
 
-def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> str | None:
+def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, reported: int = 0) -> str | None:
     """Adjudicate the pending turn when it is time; the reason it was refused, or None."""
     campaign = Campaign.open(root)
+    if preview.held(campaign, settings.preview, reported) is not None:
+        return None  # the GM's preview comes first: no later turn until pbem release (or rollback)
     nmr, words = _due_now(campaign, settings, now)
     if nmr is None:
         return None
@@ -212,13 +215,18 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         notes += said
         marks.append(("welcomed", True))
     last = campaign.last_turn
-    for turn in range(record["reported"] + 1, last + 1):
+    hold = preview.held(campaign, settings.preview, record["reported"])
+    for turn in range(record["reported"] + 1, last + 1 if hold is None else hold):
         files, said = compose.report_messages(campaign, turn)
         built.update(files)
         notes += said
-    marks.append(("reported", last))
+        built.update(observers.report_messages(campaign, turn))  # `observe`: the public report, nothing private
+    if hold is not None:  # judge: preview: the turn's reports to the GM only, until pbem release
+        name, data = preview.letter(campaign, hold)
+        built[name] = data
+    marks.append(("reported", last if hold is None else hold - 1))
     reminded = set(record["reminded"])
-    due = None if campaign.over else schedule.of_campaign(campaign, last + 1)
+    due = None if campaign.over or hold is not None else schedule.of_campaign(campaign, last + 1)
     if due is not None and now < due.at:
         passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
         for player in waiting_for(campaign) if passed else []:
@@ -296,19 +304,32 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         if not _record_path(root).is_file():  # the first tick's starting point, kept before any step can move it
             _save_record(root, record, None)
         before = _record_path(root).read_bytes()
+        preview.after_rollback(root, record)  # a turn pbem rollback took back is told and mailed again
         quiet.prepare(root)
         looked = quiet.looked_at(root, campaign.last_turn + 1)
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result)
+    with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
+        facts = signup_tick.running(root, now, result.done)
     arrived = _ingest(root, settings, now, record, result)
-    refusal = _adjudicate(root, settings, now, result)
+    facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
+    result.done.extend(f for f in facts if f not in result.done)
+    if facts and settings.gm_digest:
+        record["facts"] = [*record.get("facts", []), *facts]
+    with atomic.locked(root):  # judge: absences: auto: a granted absence that covers the deadline moves it
+        moved = absence_tick.apply(root)
+    result.done.extend(moved)
+    if moved and settings.gm_digest:
+        record["facts"] = [*record.get("facts", []), *moved]
+    refusal = _adjudicate(root, settings, now, result, record["reported"])
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
-    notify.post_turns(root, result.done, tell_gm=not settings.gm_digest)  # judge: notify: (judge/notify.py), outside the lock
+    # judge: notify: (judge/notify.py), outside the lock; only turns whose reports went to the players (never a held preview)
+    notify.post_turns(root, result.done, tell_gm=not settings.gm_digest, upto=record["reported"])
     if settings.gm_digest:
         with atomic.locked(root):
             _digest(root, record, smtp, now, result)
@@ -358,20 +379,27 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     if not campaign.gm_email:
         return
     mark = record.get("digested") or _digest_mark(root, campaign)
-    facts: list[str] = []
+    facts: list[str] = record.pop("facts", [])
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
+        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
+            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player}: {entry.reason}")
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
+    rolled = record.get("rolled_back", [])
+    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
+    hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])
+    if hold is not None:
+        facts.append(f"turn {hold} is held for your preview (judge: preview: true): `pbem release {root}` mails its reports, `pbem rollback {root}` takes it back")
     log = deliver.sent_log(root)
     for entry in log[mark["sent"]:]:
         if entry.get("refused") or entry.get("not_delivered_to"):
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
     posts = notify.failures(root)
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "notify": sorted(posts)}
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts)}
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)

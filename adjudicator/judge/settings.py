@@ -11,6 +11,10 @@
       grace: 2 hours            # after the deadline, wait this long before counting NMRs
       remind: [48 hours, 6 hours]
       mail_passwords: false     # the welcome mail carries each player's password only when true
+      preview: false            # true: each turn's reports go to the GM only until pbem release
+      absences: auto            # gm (the default): requests go to the GM; auto: the judge grants them
+      absence_budget: 7 days    # with auto: per player per game; a granted absence moves a deadline it covers
+      takeover: mail            # gm: a `takeover SEAT` by mail only tells the GM, who runs pbem replace
 
 Every key is checked when a tick starts: a typo is refused in words, never ignored.
 """
@@ -28,7 +32,8 @@ from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
-         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start", "notify")
+         "mail_passwords", "press", "press_copy_gm", "abandon_after", "start", "notify",
+         "preview", "absences", "absence_budget", "takeover")
 """Every key the design gives `judge:`; press and stand-ins are read by their own parts."""
 
 
@@ -49,6 +54,8 @@ class JudgeSettings:
     imap_mark_seen: bool = False
     smtp_ca_file: str | None = None
     gm_digest: bool = True
+    preview: bool = False
+    """Each adjudicated turn's reports go to the GM only until `pbem release` (judge/preview.py)."""
 
 
 def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
@@ -100,6 +107,12 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             remind = [remind]
         offsets = tuple(sorted({(str(v).strip(), _span(v, "judge.remind")) for v in remind}, key=lambda o: -o[1]))
         grace = _span(section["grace"], "judge.grace") if section.get("grace") not in (None, 0, "0", "none") else dt.timedelta(0)
+        if section.get("takeover", "mail") not in ("mail", "gm"):
+            raise JudgeSettingsError(f"judge.takeover: '{section.get('takeover')}' is not mail or gm")
+        if section.get("absences", "gm") not in ("gm", "auto"):
+            raise JudgeSettingsError(f"judge.absences: '{section.get('absences')}' is not gm or auto")
+        if section.get("absences") == "auto":
+            _span(section.get("absence_budget", "0 days"), "judge.absence_budget")
         return JudgeSettings(
             sources,
             _path(section, "imap_password_file", campaign.root),
@@ -111,6 +124,7 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             _flag(section, "imap_mark_seen", False),
             _path(section, "smtp_ca_file", campaign.root),
             _flag(section, "gm_digest", True),
+            preview=_flag(section, "preview", False),
         )
     except JudgeSettingsError as exc:
         raise JudgeSettingsError(where + str(exc)) from None

@@ -19,6 +19,27 @@ from ..mail.signup import handle_sources
 from .settings import read_settings
 
 
+def _sources(root: Path) -> list[Path]:
+    settings = read_settings(Campaign.open(root))
+    sources = [s for s in settings.inbox if isinstance(s, Path) and s.exists()]
+    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox) and fetch.inbox_dir(root).exists():
+        sources.append(fetch.inbox_dir(root))
+    return sources
+
+
+def running(root: Path, now: dt.datetime, done: list[str]) -> list[str]:
+    """A started campaign: the messages that carry a sign-up command (`list`, `join` to the waiting list,
+    `leave` it, `observe`, `unobserve`, `takeover SEAT`) are answered here, before ingest, which then skips
+    them (they are in mail/ingest.jsonl). The caller holds the lock. The facts for the GM's digest."""
+    sources = _sources(root)
+    handled = handle_sources(root, sources, now, only_commands=True) if sources else []
+    said = [h.said for h in handled if h.said]
+    if handled:
+        done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")
+    done.extend(said)
+    return said
+
+
 def tick(root: Path, now: dt.datetime, done: list[str]) -> bool:
     """Read the open campaign's new mail and start it when it is full; whether it is still open.
     The caller holds the campaign lock (and has fetched IMAP mail into mail/inbox/)."""

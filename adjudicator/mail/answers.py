@@ -83,8 +83,11 @@ def command_list(campaign: Campaign) -> list[str]:
         lines.append("  press TO...        with your text below: a message to the players you name (ids or names, or all)")
     if mode == "grey":
         lines.append("  press anonymous TO...  the same, without your name")
-    lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
-    lines.append("  resign             give up your seat; the stand-in plays it until a new player takes it over")
+    if absences.auto(campaign) is None:
+        lines.append("  absence FROM TO    ask the GM for an absence, e.g. absence 2026-12-24 2027-01-02")
+    else:
+        lines.append("  absence FROM TO    be away (granted within your absence budget), e.g. absence 2026-12-24 2027-01-02")
+    lines.append("  resign             give up your seat: the first waiting player, or the stand-in, takes it over")
     return lines
 
 
@@ -162,8 +165,11 @@ def status_reply(desk: Desk, seat: str) -> str:
             void = f", {len(sub.void)} of them void" if sub.void else ""
             lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
     current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
+    if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
+        current = [a for a in current if a.seat == seat]
     if current:
-        lines += ["", "Absences granted by the GM:"]
+        public = "Absences granted by the GM:" if absences.auto(desk.campaign) is None else "Absences granted:"
+        lines += ["", public if desk.campaign.game.nmr_public else "Your absences granted:"]
         lines += [f"  {desk.name(a.seat)}: {a.text}" for a in current]
     return "\n".join(lines) + "\n"
 

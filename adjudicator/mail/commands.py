@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
-from ..campaign import absences, signup
+from ..campaign import absences, rollback, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
@@ -241,8 +241,8 @@ class Inbound(OnPending):
 
 def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
     path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
-    if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file():
-        return None
+    if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file() or rollback.withheld(campaign, turn):
+        return None  # a turn held for the GM's preview is not given out either
     return path.read_text(encoding="utf-8")
 
 
@@ -312,6 +312,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         turn = _report_turn(desk, command.arguments)
         if turn is None:
             body = f"{desk.title}: write report, or report N with N a turn number (report 2); nothing else follows it.\n"
+        elif rollback.withheld(desk.campaign, turn):  # held for the GM's preview (judge: preview: true)
+            body = f"{desk.title}: the report of turn {turn} is not out yet; it comes by mail once the GM releases the turn.\n"
         else:
             body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
@@ -336,6 +338,9 @@ def _absence(inbound: Inbound, seat: str, arguments: str) -> tuple[str, dict[str
         start, end = absences.request(arguments)
     except absences.AbsenceError as exc:
         return f"{desk.title}: your absence request was NOT passed on: {exc}.\n", {}
+    rules = absences.auto(desk.campaign)
+    if rules is not None:
+        return _absence_by_the_judge(inbound, seat, rules, start, end), {}
     name, root = desk.name(seat), desk.campaign.root
     body = (
         f"{desk.title}: {name} ({seat}) asks to be away from {start.isoformat()} to {end.isoformat()} (message {inbound.seq}).\n\n"
@@ -353,6 +358,32 @@ def _absence(inbound: Inbound, seat: str, arguments: str) -> tuple[str, dict[str
         return f"{desk.title}: your absence request could not be passed on (the campaign has no GM address); write to the GM.\n", {}
     files = {f"{turn_name(desk.pending)}/absence-{inbound.seq:05d}.eml": compose.to_bytes(message)}
     return f"{desk.title}: your absence request ({start.isoformat()} to {end.isoformat()}) was passed to the GM, who decides; granted absences are listed in the status reply.\n", files
+
+
+def _absence_by_the_judge(inbound: Inbound, seat: str, rules: absences.Auto, start: Any, end: Any) -> str:
+    """`judge: absences: auto`: granted within the seat's budget left, else refused with the budget left.
+    The reply goes to the seat alone; a deadline it covers is moved by the judge's tick (judge/absences.py),
+    which tells every player still due without saying whose absence it was."""
+    desk = inbound.desk
+    decision = absences.decide(desk.campaign, rules, seat, start, end)
+    span = decision.absence.text
+    if not decision.granted:
+        return (
+            f"{desk.title}: your absence ({span}, {absences.words(absences.length(decision.absence))}) was NOT granted: "
+            f"it is more than the {absences.words(decision.left)} left of your absence budget "
+            f"({absences.words(rules.budget)} per player for the game). Ask for a shorter one, or write to the GM.\n"
+        )
+    head = "was already granted" if decision.already else "is granted"
+    due = desk.turn.deadline()
+    moves = ""
+    if due is not None and desk.turn.due(seat) and not desk.over:
+        to = absences.covering([decision.absence], {seat}, due.at, due.at.tzinfo)  # type: ignore[arg-type]
+        if to is not None:
+            moves = (f"\nIt covers the deadline of turn {desk.pending} ({due.text}): the judge moves that deadline to the end of "
+                     "your absence for everyone, and tells each player still due (without saying whose absence it was).\n")
+    return (
+        f"{desk.title}: your absence ({span}) {head}. Your absence budget has {absences.words(decision.left)} left.\n{moves}"
+    )
 
 
 def _resign(inbound: Inbound, seat: str) -> str:

@@ -31,7 +31,7 @@ from ..common import atomic
 from . import compose, inbox
 from .ingest import Entry, load_index, message_key, record
 
-WORDS = ("join", "leave", "list", "observe", "unobserve")
+WORDS = ("join", "leave", "list", "observe", "unobserve", "takeover")
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 
@@ -54,13 +54,13 @@ def recognise(message: Any) -> Request | None:
     return None
 
 
-def _automatic(message: Any, address: str, campaign: Campaign) -> bool:
+def _automatic(message: Any, address: str, campaign: Campaign | None) -> bool:
     auto = inbox.header(message, "Auto-Submitted").lower()
     if (auto and auto != "no") or address.startswith(_AUTOMATIC_SENDERS):
         return True
     if inbox.header(message, "Precedence").lower() in ("bulk", "junk", "list"):
         return True
-    return bool(campaign.gm_email and address == signup.bare(campaign.gm_email))
+    return bool(campaign is not None and campaign.gm_email and address == signup.bare(campaign.gm_email))
 
 
 def _list_path(root: Path) -> Path:
@@ -89,14 +89,17 @@ class Handled:
     """What the GM's digest says of it (empty: nothing worth a line)."""
 
 
-def handle_sources(root: Path, sources: list[Path], now: dt.datetime) -> list[Handled]:
-    """Every new message of the sources, for an open campaign; the caller holds the lock."""
+def handle_sources(root: Path, sources: list[Path], now: dt.datetime, only_commands: bool = False) -> list[Handled]:
+    """Every new message of the sources, for an open campaign; the caller holds the lock. `only_commands`
+    (a running campaign): only the messages that carry a sign-up command; the rest are left to ingest."""
     known = {e.key for e in load_index(root)}
     count = len(load_index(root))
     done: list[Handled] = []
     for incoming in inbox.read_sources(sources, []):
         key = message_key(incoming.raw)
         if key in known:
+            continue
+        if only_commands and not _carries_command(incoming.raw, _names(root)):
             continue
         count += 1
         compose.ensure_mail_dir(root)
@@ -105,6 +108,28 @@ def handle_sources(root: Path, sources: list[Path], now: dt.datetime) -> list[Ha
         known.add(key)
         done.append(handled)
     return done
+
+
+_NAMED = re.compile(r"^\s*campaign\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+_TAG = re.compile(r"\[([^\]]{1,80})\]")
+
+
+def _names(root: Path) -> set[str]:
+    return {root.name.lower(), str(Campaign.open(root).config.get("name", root.name)).lower()}
+
+
+def _carries_command(raw: bytes, names: set[str]) -> bool:
+    """A message of a running campaign's source that is a sign-up command for it: not one that names another
+    campaign (a `campaign: NAME` line or a `[NAME]` Subject tag; design 15's routing, for a shared source)."""
+    try:
+        message = inbox.parse(raw)
+        if recognise(message) is None or _automatic(message, inbox.sender(message)[1], None):
+            return False
+        named = {m.lower() for m in _NAMED.findall(inbox.own_words(inbox.body_text(message) or ""))}
+        named |= {m.strip().lower() for m in _TAG.findall(inbox.header(message, "Subject"))}
+        return not named or bool(named & names)
+    except Exception:  # noqa: BLE001 - junk is ingest's to keep
+        return False
 
 
 def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Handled:
@@ -145,6 +170,9 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
             entry.player = joined.seat
             body, said = _joined(campaign, joined)
             entry.reason = said or f"{joined.seat} joined again: nothing changed"
+        elif request.word == "takeover":
+            body, said = _takeover(root, address, request.arguments)
+            entry.reason = said or body.split("\n", 1)[0].removeprefix(f"{_title(campaign)}: ")[:200]
         elif request.word == "leave":
             left = signup.leave(root, address)
             if left is None:
@@ -165,11 +193,26 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
                 )
     except CampaignError as exc:
         entry.status, entry.reason = "rejected", f"{request.word} refused: {exc}"
-        if request.word in ("join", "list"):  # who asked to join hears why; nothing else answers a stranger
+        if request.word in ("join", "list", "takeover"):  # who asked hears why; nothing else answers a stranger
             body = f"{_title(campaign)}: your '{request.word}' was NOT done: {exc}.\nNothing was changed.\n"
     if body:
         entry.acknowledged = _answer(campaign, seq, message, address, request.word, body)
     return Handled(entry, said)
+
+
+def _takeover(root: Path, address: str, arguments: str) -> tuple[str, str]:
+    """`takeover SEAT`: recorded for the judge's tick, which hands the seat over (judge/seats.py)."""
+    campaign = Campaign.open(root)
+    title = _title(campaign)
+    seat = arguments.split()[0].lower() if arguments.split() else ""
+    if signup.is_open(campaign):
+        raise CampaignError("the game has not started: write join to take a seat")
+    wanted = signup.takeover(root, address, seat, " ".join(arguments.split()[1:]))
+    if wanted.gm:
+        return (f"{title}: your takeover of the seat {seat} was passed to the GM, who hands seats over in this campaign; "
+                "you hear from the GM.\n", f"{address} asks to take over {seat} (judge: takeover: gm: pbem replace DIR {seat} --name N --email E)")
+    return (f"{title}: your takeover of the seat {seat} is recorded; the judge hands it to you within minutes, with your "
+            "password and what to do next.\n", f"{address} takes over {seat}")
 
 
 def _title(campaign: Campaign) -> str:

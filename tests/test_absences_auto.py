@@ -1,0 +1,85 @@
+"""Absences granted by the judge within a budget, moving the deadline for everyone (design 16, issue 27)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.campaign.audit import audit
+from adjudicator.cli import main
+from judgekit import append_mbox, campaign, orders, outbox
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def command(player: str, text: str, n: int) -> bytes:
+    message = EmailMessage()
+    message["From"] = f"{player} <{player}@example.org>"
+    message["To"] = "gm@example.org"
+    message["Subject"] = text
+    message["Date"] = "Tue, 01 Dec 2026 10:00:00 +0000"
+    message["Message-ID"] = f"<{player}.cmd{n}@example.org>"
+    message.set_content(text + "\n")
+    return bytes(message)
+
+
+def read(root: Path, name: str) -> email.message.EmailMessage:
+    return email.message_from_bytes((root / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)
+
+
+def test_an_absence_within_the_budget_is_granted_and_moves_a_deadline_it_covers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days", "gm_digest": True})
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, orders("maria", 1, "Tue, 01 Dec 2026 09:00:00 +0000"))  # maria is not due any more: not told
+    append_mbox(mbox, command("tony", "absence 2026-12-07 2026-12-09", 1))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "the deadline of turn 1 moved" in out and "for an absence of tony" in out, out
+    config = yaml.safe_load((root / "campaign.yaml").read_text())
+    assert config["schedule"]["deadlines"] == {1: "2026-12-10 00:00"}  # the end of day TO, Europe/Berlin
+    assert yaml.safe_load((root / "gm" / "absences.yaml").read_text()) == [{"seat": "tony", "from": "2026-12-07", "to": "2026-12-09"}]
+    box = outbox(root)
+    moved = {n.split("/")[1].split("-")[1]: read(root, n) for n in box if "/deadline-" in n}
+    assert sorted(moved) == ["david", "tony"]  # each player still due, once; maria has orders in
+    for seat, letter in moved.items():
+        body = letter.get_content()
+        assert "Thursday 10 December 2026, 00:00 CET" in body and "absence" not in body.lower()
+        assert all(other not in body.lower() for other in ("tony", "david", "maria") if other != seat)
+    reply = next(read(root, n) for n in box if "tony@example.org" in str(read(root, n)["To"]) and "absence" in read(root, n).get_content())
+    assert "is granted" in reply.get_content() and "2 days left" in reply.get_content() and "moves that deadline" in reply.get_content()
+    digest = next(read(root, n).get_content() for n in box if "gm-digest" in n)
+    assert "for an absence of tony" in digest and "command 'absence' from tony" in digest
+
+    # Again at once: nothing moves twice, nobody is told twice.
+    before = outbox(root)
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
+    assert "moved" not in out and outbox(root) == before
+
+    # Over the budget: refused with what is left; the GM-only path is not taken.
+    append_mbox(mbox, command("tony", "absence 2026-12-20 2026-12-22", 2))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")
+    refused = [read(root, n).get_content() for n in outbox(root) if n not in before and "tony@example.org" in str(read(root, n)["To"])]
+    assert any("NOT granted" in r and "2 days left" in r for r in refused), refused
+    assert len(yaml.safe_load((root / "gm" / "absences.yaml").read_text())) == 1
+    assert not [n for n in outbox(root) if "/absence-" in n]
+    assert audit(root).divergence is None
+
+
+def test_without_auto_a_request_still_goes_to_the_gm_and_bad_settings_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"absences": "sometimes"})
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 1 and "judge.absences: 'sometimes' is not gm or auto" in out
+    root = campaign(tmp_path, name="other")
+    append_mbox(tmp_path / "other.mbox", command("tony", "absence 2026-12-07 2026-12-09", 1))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "moved" not in out
+    assert [n for n in outbox(root) if "/absence-" in n] and not (root / "gm" / "absences.yaml").exists()
