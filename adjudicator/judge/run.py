@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
-import os
 import smtplib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +35,7 @@ from ..campaign import pending, schedule
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
-from ..mail import compose, deliver, fetch, inbox
+from ..mail import compose, deliver, fetch, inbox, route
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import letters, quiet
@@ -107,8 +106,8 @@ def waiting_for(campaign: Campaign) -> list[str]:
 # -- the steps -----------------------------------------------------------------------------
 
 
-def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> None:
-    imap = [s for s in settings.inbox if isinstance(s, fetch.ImapSource)]
+def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, routed: frozenset[str]) -> None:
+    imap = [s for s in settings.inbox if isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed]
     if not imap:
         return
     password = fetch.imap_password(settings.imap_password_file, root)
@@ -122,11 +121,15 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) ->
         tick.done.append(f"{_plural(fetched, 'message')} fetched")
 
 
-def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick) -> list[Any]:
+def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick, routed: frozenset[str]) -> list[Any]:
     """Ingest the sources whose signature changed; the signatures are taken before reading, so
-    mail that arrives while ingest reads is seen by the next tick."""
-    sources = [s for s in settings.inbox if isinstance(s, Path)]
-    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    mail that arrives while ingest reads is seen by the next tick. A source routed in this run (shared
+    with another campaign) is not read here: what was routed to this campaign is in mail/inbox/."""
+    sources = [s for s in settings.inbox if isinstance(s, Path) and route.source_key(s) not in routed]
+    if any(route.source_key(s) in routed for s in settings.inbox):
+        fetch.ensure_inbox(root)
+        sources.append(fetch.inbox_dir(root))
+    elif any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
         sources.append(fetch.inbox_dir(root))
     for source in sources:
         if not source.exists():
@@ -256,11 +259,12 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
     return None
 
 
-def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick:
-    """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick)."""
+def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset()) -> Tick:
+    """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
+    `routed`: the campaign's sources that this run shares with other campaigns and routes (judge/shared.py)."""
     root = Path(root)
     result = Tick(root)
-    if quiet.is_quiet(root, now, smtp is not None):
+    if quiet.is_quiet(root, now, smtp is not None, routed):
         return result
     try:
         Campaign.open(root)
@@ -270,7 +274,7 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
         return result
     try:
         with atomic.locked(root, JUDGE_LOCK, "another pbem run"):
-            _steps(root, now, smtp, result)
+            _steps(root, now, smtp, result, routed)
     except CampaignError as exc:  # damaged or mistyped: nothing can go on until the GM looks
         result.refused = f"could not be read: {exc}"
         _tell_gm_unreadable(root, str(exc), now, smtp)
@@ -281,7 +285,7 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
     return result
 
 
-def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick) -> None:
+def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick, routed: frozenset[str]) -> None:
     with atomic.locked(root):
         campaign = prepare(root)
         settings = read_settings(campaign)
@@ -294,8 +298,8 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
-    _fetch(root, settings, now, result)
-    arrived = _ingest(root, settings, now, record, result)
+    _fetch(root, settings, now, result, routed)
+    arrived = _ingest(root, settings, now, record, result, routed)
     refusal = _adjudicate(root, settings, now, result)
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
@@ -308,13 +312,14 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         result.refused = refusal
     elif problem:
         result.refused = problem
-    if result.refused is not None or any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    keys = [route.source_key(s) for s in settings.inbox]
+    if result.refused is not None or any(isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed for s in settings.inbox):
         quiet.forget(root)
     elif not result.done:
-        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
+        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed)
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
-        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
+        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed)
 
 
 def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
@@ -381,33 +386,6 @@ def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> 
     if due is None:
         return None
     return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
-
-
-def _source_names(root: Path) -> list[str]:
-    """A campaign's mail sources, named alike for all campaigns: from the quiet cache when it has them (a
-    thousand quiet campaigns are not opened for this), else from campaign.yaml."""
-    names = quiet.sources(root)
-    if names is not None:
-        return names
-    try:
-        settings = read_settings(Campaign.open(root))
-    except (CampaignError, OSError):
-        return []  # its own line says why
-    return [os.path.realpath(s) if isinstance(s, Path) else str(s).lower() for s in settings.inbox]
-
-
-def shared_sources(roots: list[Path]) -> list[str]:
-    """Warnings for the mail sources that several campaigns of one `pbem run` read (the same path or the same
-    imaps:// mailbox): until design 15's routing is built, each of them would take every message of it."""
-    readers: dict[str, list[str]] = {}
-    for root in roots:
-        for key in _source_names(Path(root)):
-            readers.setdefault(key, []).append(str(root))
-    return [
-        f"warning: {source} is the mail source of {', '.join(names)}: each campaign reads every message of it, so one "
-        "may answer another's players; give each campaign its own mailbox or folder (docs/email-workflow.md)"
-        for source, names in sorted(readers.items()) if len(names) > 1
-    ]
 
 
 def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:
