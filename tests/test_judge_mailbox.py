@@ -302,3 +302,61 @@ def test_commands_that_write_campaign_yaml_keep_the_gms_comments_and_quoting(tmp
     assert "2026-12-09 20:00" in after and "maria:" in after
     for line in text.splitlines():  # every line the GM wrote is still there, as written
         assert line in after.splitlines(), line
+
+
+# -- a Maildir the GM reads in a mail client ----------------------------------------------------
+
+
+def _maildir(tmp_path: Path, root: Path) -> Path:
+    box = tmp_path / "Maildir"
+    for sub in ("tmp", "new", "cur"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    edit(root, lambda c: c["judge"].update(inbox=[str(box)]))
+    return box
+
+
+def _ingested(root: Path) -> list[str]:
+    path = root / "mail" / "ingest.jsonl"
+    return [line.split('"sender":"')[1].split('"')[0] for line in path.read_text().splitlines()] if path.is_file() else []
+
+
+def test_a_maildir_message_moved_to_cur_or_flagged_is_neither_lost_nor_taken_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    box = _maildir(tmp_path, root)
+    (box / "new" / "1764583200.a1.host").write_bytes(orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    (box / "new" / "1764583200.a1.host").rename(box / "cur" / "1764583200.a1.host:2,S")  # the GM read it in a client
+    (box / "new" / "1764583300.b2.host").write_bytes(orders("david", 1, "Wed, 02 Dec 2026 10:05:00 +0000"))
+    code, out = tick(capsys, root, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    (box / "cur" / "1764583200.a1.host:2,S").rename(box / "cur" / "1764583200.a1.host:2,FRS")  # flagged, answered
+    (box / "new" / "1764583300.b2.host").rename(box / "cur" / "1764583300.b2.host:2,S")
+    code, out = tick(capsys, root, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "new message" not in out, out
+    assert _ingested(root) == ["tony@example.org", "david@example.org"]
+
+
+def test_a_maildir_message_a_client_moves_while_the_judge_reads_is_taken_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client renames new/X to cur/X:2,S between the judge's listing of new/ and its reading of X."""
+    from adjudicator.mail import inbox
+
+    root = campaign(tmp_path)
+    box = _maildir(tmp_path, root)
+    (box / "new" / "1764583200.a1.host").write_bytes(orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    read = inbox._read
+
+    def client_moves_it_first(path: Path) -> bytes:
+        if path.parent.name == "new" and path.exists():
+            path.rename(box / "cur" / (path.name + ":2,S"))
+        return read(path)
+
+    monkeypatch.setattr(inbox, "_read", client_moves_it_first)
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    monkeypatch.setattr(inbox, "_read", read)
+    code, out = tick(capsys, root, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "new message" not in out, out
+    assert _ingested(root) == ["tony@example.org"]
