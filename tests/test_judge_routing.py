@@ -5,10 +5,12 @@ most one of them, by the rules of mail/route.py."""
 from __future__ import annotations
 
 import email
+import hashlib
 import email.policy
 import json
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,7 +45,7 @@ def filed(root: Path) -> list[tuple[str, str]]:
 def mail(sender: str, subject: str, body: str, **headers: str) -> bytes:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, "gm@example.org", subject
-    message["Date"], message["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", f"<{abs(hash((sender, subject, body)))}@example.org>"
+    message["Date"], message["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", f"<{hashlib.sha256(repr((sender, subject, body)).encode()).hexdigest()[:16]}@example.org>"
     for name, value in headers.items():
         message[name.replace("_", "-")] = value
     message.set_content(body)
@@ -123,3 +125,98 @@ def test_pbem_ingest_routes_several_campaigns_from_one_source(tmp_path: Path, ca
     other = campaign(tmp_path, "ghosts")  # the documented form, one campaign: every message of the source
     assert main(["ingest", str(other), str(mbox)]) == 0
     assert len(filed(other)) == 3
+
+
+# -- killed half way -----------------------------------------------------------------------------
+
+
+def test_a_routing_tick_killed_at_any_file_operation_loses_nothing_and_does_nothing_twice(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from judgekit import kill_points, snapshot
+
+    crashpoint = Path(__file__).resolve().parent / "crashpoint.py"
+    base = tmp_path / "base"
+    base.mkdir()
+    spies, kids, mbox = shared(base)
+    assert main(["run", str(spies), str(kids), "--now", NOW]) == 0
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    append_mbox(mbox, mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    append_mbox(mbox, mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # answered once
+    append_mbox(mbox, mail("zed@example.org", "orders", "player: zed\nturn: 1\norders: []\n"))  # nothing
+
+    def fresh(name: str) -> Path:
+        folder = tmp_path / name
+        shutil.copytree(base, folder)
+        for root in ("spies", "kids"):
+            edit(folder / root, lambda c: c["judge"].update(inbox=[str(folder / "spies.mbox")]))
+        (folder / "spies" / ".judge").exists() and shutil.rmtree(folder / "spies" / ".judge")
+        (folder / "kids" / ".judge").exists() and shutil.rmtree(folder / "kids" / ".judge")
+        return folder
+
+    def run(point: int, folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(crashpoint), str(point), "run", str(folder / "spies"), str(folder / "kids"), "--now", "2026-12-02T12:00+00:00"],
+            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(crashpoint.parent.parent)},
+        )
+
+    def state(folder: Path) -> dict[str, bytes]:
+        files = {}
+        for root in ("spies", "kids"):
+            for name, data in snapshot(folder / root).items():
+                if name not in ("campaign.yaml", "mail/judge.json", "mail/route.json"):
+                    files[f"{root}/{name}"] = data.replace(str(folder).encode(), b"FOLDER")
+        return files
+
+    clean = fresh("clean")
+    counted = run(0, clean)
+    assert counted.returncode == 0, counted.stderr
+    changes = int(counted.stderr.strip().splitlines()[-1])
+    expected = state(clean)
+    assert len(filed(clean / "spies")) == 1 and len(filed(clean / "kids")) == 2
+    assert len([name for name in expected if "/route-" in name]) == 1
+    for point in kill_points(changes):
+        folder = fresh(f"kill-{point}")
+        killed = run(point, folder)
+        assert killed.returncode == -9, f"kill point {point} of {changes} was not reached: {killed.stderr}"
+        again = run(-1, folder)
+        assert again.returncode == 0, f"kill point {point}: {again.stdout} {again.stderr}"
+        assert state(folder) == expected, f"kill point {point}: the campaigns differ from an uninterrupted tick"
+
+
+# -- one IMAP mailbox for several campaigns ---------------------------------------------------------
+
+
+def test_a_shared_imap_mailbox_is_fetched_once_recorded_once_and_each_message_routed(tmp_path: Path, imap: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from servers import PASSWORD
+
+    imap.empty()
+    secret = tmp_path / "imap-password"
+    secret.write_text(PASSWORD + "\n")
+    spies, kids, _ = shared(tmp_path)
+    for root in (spies, kids):
+        edit(root, lambda c: c["judge"].update(inbox=[imap.url], imap_ca_file=imap.cafile, imap_password_file=str(secret)))
+    imap.deliver(mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    imap.deliver(mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    imap.read_all()  # the GM read them in a client
+    imap.deliver(mail("tony@example.org", "Re: [Spies] turn 1", "player: tony\nturn: 1\norders: []\n"))  # spies
+    imap.deliver(mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # which game?
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "4 fetched; messages routed: 1 to kids, 2 to spies, 1 answered with the list of campaigns" in out, out
+    assert filed(spies) == [("maria@example.org", "filed"), ("tony@example.org", "filed")]
+    assert filed(kids) == [("kim@example.org", "filed")]
+    taken = [root for root in (spies, kids) if (root / "mail" / "imap.json").is_file()]
+    assert taken == [kids]  # recorded once, by the first of the campaigns sharing it
+    assert (imap.seen(), imap.unseen()) == (2, 2)  # the judge changed no flag
+    imap.all_unseen()
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "fetched" not in out and "routed" not in out, out
+    imap.deliver(mail("kim@example.org", "status", "status\n"))
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "1 fetched; messages routed: 1 to kids" in out, out
+    assert len(filed(spies)) == 2 and len(filed(kids)) == 2
+    assert len([name for name in outbox(kids) + outbox(spies) if "route-" in name]) == 1
