@@ -87,13 +87,29 @@ def forget(root: Path) -> None:
     _path(root).unlink(missing_ok=True)
 
 
+_READ: dict[str, Any] = {}
+"""Records read by `inbox` for the `is_quiet` of the same campaign that follows in the same run: a quiet
+campaign's cache is read once per tick (only a tick writes it, and it comes after both)."""
+
+
+def _read(root: Path) -> dict[str, Any]:
+    name = os.fspath(root)
+    if name in _READ:
+        return _READ.pop(name)
+    with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
+        return json.loads(handle.read())
+
+
 def inbox(root: Path) -> list[str] | None:
     """The campaign's `judge: inbox:` as the last quiet tick recorded it (mail/route.py's source_key of
     each), or None without a usable cache."""
+    name = os.fspath(root)
     try:
-        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
-            found = json.loads(handle.read())["inbox"]
-        return [os.path.realpath(os.path.join(os.fspath(root), name[2:])) if name.startswith("./") else str(name) for name in found]
+        with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
+            record = json.loads(handle.read())
+        found = record["inbox"]
+        _READ[name] = record
+        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -109,8 +125,7 @@ def is_quiet(root: Path, now: dt.datetime, sending: bool, routed: frozenset[str]
     """Whether the last tick had nothing to do and nothing has moved or fallen due since (and the
     sources routed to it, being shared in this run, are the same as then)."""
     try:
-        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
-            record: dict[str, Any] = json.loads(handle.read())
+        record = _read(root)
     except (OSError, ValueError):
         return False
     try:
