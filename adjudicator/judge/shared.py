@@ -77,6 +77,8 @@ def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
 
 def _route_one(key: str, members: list[Path], now: dt.datetime) -> str | None:
     home = members[0]
+    if "://" not in key and route.unchanged(home, key, fetch.signature(key)):
+        return None  # a local source named by its real path, unchanged since it was routed: nothing is opened
     source = next((s for s in _sources(home) or [] if route.source_key(s) == key), None)
     if source is None:  # the quiet cache was out of date (a campaign folder copied, say): ask campaign.yaml
         return _route_checked(key, members, now)
