@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         (f"python loop: list folders, stat sources, {count} campaigns", floor),
         (f"pbem run, {count} campaigns, one new message each", min(busy)),
         (f"pbem run, {count} campaigns sharing one mbox, nothing to do", shared_idle),
-        (f"python loop over those, stat the one mbox each", shared_floor),
+        ("python loop over those, stat the one mbox each", shared_floor),
     ):
         print(f"{label:58}  {seconds:9.3f}  {1000 * seconds / count:11.3f}")
     print(f"{'ratio: nothing to do / python loop':58}  {idle / floor:9.1f}")

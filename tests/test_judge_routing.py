@@ -220,3 +220,13 @@ def test_a_shared_imap_mailbox_is_fetched_once_recorded_once_and_each_message_ro
     assert code == 0 and "1 fetched; messages routed: 1 to kids" in out, out
     assert len(filed(spies)) == 2 and len(filed(kids)) == 2
     assert len([name for name in outbox(kids) + outbox(spies) if "route-" in name]) == 1
+
+
+def test_the_judges_own_mail_in_a_shared_inbox_goes_to_its_campaign_and_is_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    for name in outbox(kids):
+        append_mbox(mbox, (kids / "mail" / "outbox" / name).read_bytes())
+    code, out = tick(capsys, spies, kids, now="2026-12-01T12:10+00:00")
+    assert code == 0 and "messages routed: 3 to kids" in out and "3 messages of the judge's own skipped" in out, out
+    assert not (spies / "mail" / "ingest.jsonl").exists() and not (spies / "mail" / "rejected").exists()
