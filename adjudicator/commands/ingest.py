@@ -36,11 +36,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         dirs, sources = [Path(d) for d in args.paths], [Path(s) for s in args.sources]
     try:
-        for source in sources:
-            check_source(source)
         if len(set(dirs)) == 1:
             _show(ingest(dirs[0], sources, now=now))
             return 0
+        for source in sources:
+            check_source(source)
         routed = route(dirs, sources, now)  # read once; each message stored in the mail/inbox/ of the one it is for
         print(" ".join(routed.line.split()), flush=True)
         for root in dirs:
