@@ -262,7 +262,7 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
 def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset()) -> Tick:
     """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
     `routed`: the campaign's sources that this run shares with other campaigns and routes (judge/shared.py)."""
-    root = Path(root)
+    root = root if isinstance(root, Path) else Path(root)
     result = Tick(root)
     if quiet.is_quiet(root, now, smtp is not None, routed):
         return result

@@ -62,7 +62,7 @@ def groups(roots: list[Path]) -> dict[str, list[Path]]:
 def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
     """Route every source the campaigns share; a source that did not change since it was last routed is not read."""
     result = Sharing()
-    for key, members in groups([Path(r) for r in roots]).items():
+    for key, members in groups(roots).items():
         for root in members:
             result.routed[root] = result.routed.get(root, frozenset()) | {key}
         try:

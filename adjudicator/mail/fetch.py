@@ -229,8 +229,11 @@ def signature(source: Path | str) -> list[int]:
     name = os.fspath(source)
     try:
         info = os.stat(name)
-        if stat.S_ISDIR(info.st_mode) and os.path.isdir(os.path.join(name, "new")):
-            return [os.stat(os.path.join(name, sub)).st_mtime_ns for sub in ("new", "cur")]
+        if stat.S_ISDIR(info.st_mode):
+            try:  # a Maildir: a stat of each of new/ and cur/ (every tick of every quiet campaign pays for this)
+                return [os.stat(os.path.join(name, "new")).st_mtime_ns, os.stat(os.path.join(name, "cur")).st_mtime_ns]
+            except (FileNotFoundError, NotADirectoryError):
+                pass  # a plain folder of saved messages
         return [info.st_mtime_ns, info.st_size]
     except FileNotFoundError:
         return []
