@@ -14,5 +14,8 @@ def test_the_judge_benchmark_runs_every_measure() -> None:
         "pbem run, 3 campaigns, nothing to do",
         "python loop: list folders, stat sources, 3 campaigns",
         "pbem run, 3 campaigns, one new message each",
+        "pbem run, 3 campaigns sharing one mbox, nothing to do",
+        "python loop over those, stat the one mbox each",
         "ratio: nothing to do / python loop",
+        "ratio: sharing one mbox, nothing to do / python loop",
     ], result.stdout

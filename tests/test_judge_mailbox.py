@@ -304,17 +304,6 @@ def test_commands_that_write_campaign_yaml_keep_the_gms_comments_and_quoting(tmp
         assert line in after.splitlines(), line
 
 
-def test_campaigns_sharing_a_source_are_warned_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Design 15's routing is not built yet: until it is, the GM is told, not left to lose mail (issue 24 item 3)."""
-    spies = campaign(tmp_path, "spies")
-    kids = campaign(tmp_path, "kids")
-    edit(kids, lambda c: c["judge"].update(inbox=[str(tmp_path / "spies.mbox")]))
-    code, out = tick(capsys, spies, kids, now="2026-12-01T12:00+00:00")
-    assert code == 0 and "warning:" in out and "spies.mbox is the mail source of" in out, out
-    code, out = tick(capsys, spies, now="2026-12-01T12:05+00:00")
-    assert "warning" not in out
-
-
 def test_every_message_the_judge_sends_says_auto_generated(tmp_path: Path) -> None:
     """Design 15: replies included, every message carries Auto-Submitted: auto-generated."""
     from adjudicator.campaign.folder import Campaign
@@ -329,3 +318,61 @@ def test_every_message_the_judge_sends_says_auto_generated(tmp_path: Path) -> No
     for kind in ("ack", "refusal", "report", "remind", "press", "welcome"):
         message = compose.make_message(campaign, kind=kind, turn=1, to=[("Tony", "tony@example.org")], subject="s", body="b\n")
         assert message["Auto-Submitted"] == "auto-generated", kind
+
+
+# -- a Maildir the GM reads in a mail client ----------------------------------------------------
+
+
+def _maildir(tmp_path: Path, root: Path) -> Path:
+    box = tmp_path / "Maildir"
+    for sub in ("tmp", "new", "cur"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    edit(root, lambda c: c["judge"].update(inbox=[str(box)]))
+    return box
+
+
+def _ingested(root: Path) -> list[str]:
+    path = root / "mail" / "ingest.jsonl"
+    return [line.split('"sender":"')[1].split('"')[0] for line in path.read_text().splitlines()] if path.is_file() else []
+
+
+def test_a_maildir_message_moved_to_cur_or_flagged_is_neither_lost_nor_taken_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    box = _maildir(tmp_path, root)
+    (box / "new" / "1764583200.a1.host").write_bytes(orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    (box / "new" / "1764583200.a1.host").rename(box / "cur" / "1764583200.a1.host:2,S")  # the GM read it in a client
+    (box / "new" / "1764583300.b2.host").write_bytes(orders("david", 1, "Wed, 02 Dec 2026 10:05:00 +0000"))
+    code, out = tick(capsys, root, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    (box / "cur" / "1764583200.a1.host:2,S").rename(box / "cur" / "1764583200.a1.host:2,FRS")  # flagged, answered
+    (box / "new" / "1764583300.b2.host").rename(box / "cur" / "1764583300.b2.host:2,S")
+    code, out = tick(capsys, root, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "new message" not in out, out
+    assert _ingested(root) == ["tony@example.org", "david@example.org"]
+
+
+def test_a_maildir_message_a_client_moves_while_the_judge_reads_is_taken_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client renames new/X to cur/X:2,S between the judge's listing of new/ and its reading of X."""
+    from adjudicator.mail import inbox
+
+    root = campaign(tmp_path)
+    box = _maildir(tmp_path, root)
+    (box / "new" / "1764583200.a1.host").write_bytes(orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    read = inbox._read
+
+    def client_moves_it_first(path: Path) -> bytes:
+        if path.parent.name == "new" and path.exists():
+            path.rename(box / "cur" / (path.name + ":2,S"))
+        return read(path)
+
+    monkeypatch.setattr(inbox, "_read", client_moves_it_first)
+    code, out = tick(capsys, root, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 new message (1 filed" in out, out
+    monkeypatch.setattr(inbox, "_read", read)
+    code, out = tick(capsys, root, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "new message" not in out, out
+    assert _ingested(root) == ["tony@example.org"]

@@ -4,28 +4,60 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .console import Failure, console
+
+if TYPE_CHECKING:
+    from ..mail.ingest import IngestResult
 
 HELP = "file orders from a Maildir, mboxes, saved messages or folders of them into the pending turn"
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir", help="the campaign folder (the one pbem new made)")
-    p.add_argument("sources", nargs="+", metavar="SOURCE", help="a Maildir folder, an mbox file, .eml files or a folder of them")
+    p.add_argument("paths", nargs="+", metavar="DIR [SOURCE...]",
+                   help="the campaign folder (the one pbem new made), then the sources: a Maildir folder, an mbox file, .eml files or a folder of them")
+    p.add_argument("--from", dest="sources", nargs="+", metavar="SOURCE",
+                   help="the sources, when several campaigns are named before: each message goes to the one it is for (design 15's routing)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
     from ..common import clock
-    from ..mail.inbox import NotASource
+    from ..mail.fetch import inbox_dir
+    from ..mail.inbox import NotASource, check_source
     from ..mail.ingest import ingest
+    from ..mail.route import route
 
+    now = clock.now()
+    if args.sources is None:
+        if len(args.paths) < 2:
+            raise Failure("name the campaign folder and at least one source: pbem ingest DIR SOURCE..., or pbem ingest DIR... --from SOURCE...")
+        dirs, sources = [Path(args.paths[0])], [Path(s) for s in args.paths[1:]]
+    else:
+        dirs, sources = [Path(d) for d in args.paths], [Path(s) for s in args.sources]
     try:
-        result = ingest(Path(args.dir), [Path(s) for s in args.sources], now=clock.now())
+        if len(set(dirs)) == 1:
+            _show(ingest(dirs[0], sources, now=now))
+            return 0
+        for source in sources:
+            check_source(source)
+        routed = route(dirs, sources, now)  # read once; each message stored in the mail/inbox/ of the one it is for
+        print(" ".join(routed.line.split()), flush=True)
+        for root in dirs:
+            console().print(f"{root}:", markup=False)
+            box = inbox_dir(root)
+            if box.is_dir():
+                _show(ingest(root, [box], now=now))
+            else:
+                console().print("0 new messages.")
     except NotASource as exc:
         raise Failure(str(exc)) from None
+    return 0
+
+
+def _show(result: IngestResult) -> None:
+    from rich.markup import escape
+
     out = console()
     for entry in result.entries:
         who = f"{entry.player}" if entry.player else "no player"
@@ -51,4 +83,3 @@ def run(args: argparse.Namespace) -> int:
     commands = f", {answered} commands answered" if answered else ""
     skipped = f", {own} of the judge's own skipped" if own else ""
     out.print(f"{len(result.entries) - own} new messages ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")
-    return 0

@@ -61,17 +61,21 @@ def stamps(root: Path, paths: list[str]) -> list[list[int] | None]:
 
 def remember(
     root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool,
-    only_at: dt.datetime | None = None,
+    only_at: dt.datetime | None = None, inbox: list[str] | None = None, routed: frozenset[str] = frozenset(),
 ) -> None:
     """Record a tick that had nothing to do (`seen` was taken before it looked, so anything that
     moved while it looked makes the next tick look again), quiet `until` something falls due.
 
     A tick that did something records what it left (`seen` taken after its writes), quiet only
     `only_at` its own moment: a second tick at the same `--now` then changes nothing, not even
-    this file, and any later tick looks properly before it trusts the record."""
+    this file, and any later tick looks properly before it trusts the record.
+
+    `inbox` names the campaign's sources as `judge: inbox:` gives them (mail/route.py's source_key), so
+    that `pbem run` finds the sources campaigns share without opening them; `routed` those of them that
+    were routed (shared in that run): a tick routed otherwise looks properly."""
     record = {
         "paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent,
-        "only_at": only_at.isoformat() if only_at else None,
+        "only_at": only_at.isoformat() if only_at else None, "inbox": inbox_names(root, inbox or []), "routed": sorted(routed),
     }
     data = dump_json(record)
     path = _path(root)
@@ -83,26 +87,53 @@ def forget(root: Path) -> None:
     _path(root).unlink(missing_ok=True)
 
 
-def sources(root: Path) -> list[str] | None:
-    """The local mail sources the last quiet tick looked at (real paths), or None without a usable cache."""
+_READ: dict[str, Any] = {}
+"""Records read by `inbox` for the `is_quiet` of the same campaign that follows in the same run: a quiet
+campaign's cache is read once per tick (only a tick writes it, and it comes after both)."""
+
+
+def _read(root: Path) -> dict[str, Any]:
+    name = os.fspath(root)
+    if name in _READ:
+        return _READ.pop(name)
+    with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
+        return json.loads(handle.read())
+
+
+def inbox(root: Path) -> list[str] | None:
+    """The campaign's `judge: inbox:` as the last quiet tick recorded it (mail/route.py's source_key of
+    each), or None without a usable cache."""
+    name = os.fspath(root)
     try:
-        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
-            return [os.path.realpath(name) for name in json.loads(handle.read())["sources"]]
+        with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
+            record = json.loads(handle.read())
+        found = record["inbox"]
+        _READ[name] = record
+        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def is_quiet(root: Path, now: dt.datetime, sending: bool) -> bool:
-    """Whether the last tick had nothing to do and nothing has moved or fallen due since."""
+def inbox_names(root: Path, keys: list[str]) -> list[str]:
+    """Source keys as the cache keeps them: one inside the campaign folder relative to it (`./inbox.mbox`),
+    so that a copy of the folder names its own."""
+    base = os.path.realpath(root) + os.sep
+    return ["./" + key[len(base):] if key.startswith(base) else key for key in keys]
+
+
+def is_quiet(root: Path, now: dt.datetime, sending: bool, routed: frozenset[str] = frozenset()) -> bool:
+    """Whether the last tick had nothing to do and nothing has moved or fallen due since (and the
+    sources routed to it, being shared in this run, are the same as then)."""
     try:
-        with open(os.path.join(os.fspath(root), FOLDER, "quiet.json"), "rb") as handle:
-            record: dict[str, Any] = json.loads(handle.read())
+        record = _read(root)
     except (OSError, ValueError):
         return False
     try:
         if record["only_at"] is not None and dt.datetime.fromisoformat(record["only_at"]) != now:
             return False
         if record["until"] is not None and dt.datetime.fromisoformat(record["until"]) <= now:
+            return False
+        if sorted(routed) != record.get("routed", []):
             return False
         if sending and not record["sent"]:  # mail built by a tick that did not send may wait in the outbox
             return False

@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
-import os
 import smtplib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +35,7 @@ from ..campaign import pending, schedule, signup
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
-from ..mail import compose, deliver, fetch, inbox
+from ..mail import compose, deliver, fetch, inbox, route
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import absences as absence_tick
@@ -109,8 +108,8 @@ def waiting_for(campaign: Campaign) -> list[str]:
 # -- the steps -----------------------------------------------------------------------------
 
 
-def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) -> None:
-    imap = [s for s in settings.inbox if isinstance(s, fetch.ImapSource)]
+def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, routed: frozenset[str]) -> None:
+    imap = [s for s in settings.inbox if isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed]
     if not imap:
         return
     password = fetch.imap_password(settings.imap_password_file, root)
@@ -124,11 +123,15 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick) ->
         tick.done.append(f"{_plural(fetched, 'message')} fetched")
 
 
-def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick) -> list[Any]:
+def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick, routed: frozenset[str]) -> list[Any]:
     """Ingest the sources whose signature changed; the signatures are taken before reading, so
-    mail that arrives while ingest reads is seen by the next tick."""
-    sources = [s for s in settings.inbox if isinstance(s, Path)]
-    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    mail that arrives while ingest reads is seen by the next tick. A source routed in this run (shared
+    with another campaign) is not read here: what was routed to this campaign is in mail/inbox/."""
+    sources = [s for s in settings.inbox if isinstance(s, Path) and route.source_key(s) not in routed]
+    if any(route.source_key(s) in routed for s in settings.inbox):
+        fetch.ensure_inbox(root)
+        sources.append(fetch.inbox_dir(root))
+    elif any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
         sources.append(fetch.inbox_dir(root))
     for source in sources:
         if not source.exists():
@@ -265,11 +268,12 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
     return None
 
 
-def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick:
-    """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick)."""
-    root = Path(root)
+def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset()) -> Tick:
+    """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
+    `routed`: the campaign's sources that this run shares with other campaigns and routes (judge/shared.py)."""
+    root = root if isinstance(root, Path) else Path(root)
     result = Tick(root)
-    if quiet.is_quiet(root, now, smtp is not None):
+    if quiet.is_quiet(root, now, smtp is not None, routed):
         return result
     try:
         Campaign.open(root)
@@ -279,7 +283,7 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
         return result
     try:
         with atomic.locked(root, JUDGE_LOCK, "another pbem run"):
-            _steps(root, now, smtp, result)
+            _steps(root, now, smtp, result, routed)
     except CampaignError as exc:  # damaged or mistyped: nothing can go on until the GM looks
         result.refused = f"could not be read: {exc}"
         _tell_gm_unreadable(root, str(exc), now, smtp)
@@ -290,9 +294,9 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None) -> Tick
     return result
 
 
-def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick) -> None:
+def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick, routed: frozenset[str]) -> None:
     if signup.is_open(Campaign.open(root)):  # sign-up (judge/signup.py): its mail, and the start once full
-        _fetch(root, read_settings(Campaign.open(root)), now, result)
+        _fetch(root, read_settings(Campaign.open(root)), now, result, routed)
         with atomic.locked(root):
             if signup_tick.tick(root, now, result.done):
                 result.refused = _send(root, smtp, now, result) if smtp is not None else None
@@ -310,10 +314,10 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
-    _fetch(root, settings, now, result)
+    _fetch(root, settings, now, result, routed)
     with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
         facts = signup_tick.running(root, now, result.done)
-    arrived = _ingest(root, settings, now, record, result)
+    arrived = _ingest(root, settings, now, record, result, routed)
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
@@ -338,13 +342,14 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         result.refused = refusal
     elif problem:
         result.refused = problem
-    if result.refused is not None or any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+    keys = [route.source_key(s) for s in settings.inbox]
+    if result.refused is not None or any(isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed for s in settings.inbox):
         quiet.forget(root)
     elif not result.done:
-        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None)
+        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed)
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
-        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now)
+        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed)
 
 
 def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
@@ -420,33 +425,6 @@ def _next_due(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> 
     if due is None:
         return None
     return min([due.at + settings.grace, *(due.at - span for _, span in settings.remind if now < due.at - span)])
-
-
-def _source_names(root: Path) -> list[str]:
-    """A campaign's mail sources, named alike for all campaigns: from the quiet cache when it has them (a
-    thousand quiet campaigns are not opened for this), else from campaign.yaml."""
-    names = quiet.sources(root)
-    if names is not None:
-        return names
-    try:
-        settings = read_settings(Campaign.open(root))
-    except (CampaignError, OSError):
-        return []  # its own line says why
-    return [os.path.realpath(s) if isinstance(s, Path) else str(s).lower() for s in settings.inbox]
-
-
-def shared_sources(roots: list[Path]) -> list[str]:
-    """Warnings for the mail sources that several campaigns of one `pbem run` read (the same path or the same
-    imaps:// mailbox): until design 15's routing is built, each of them would take every message of it."""
-    readers: dict[str, list[str]] = {}
-    for root in roots:
-        for key in _source_names(Path(root)):
-            readers.setdefault(key, []).append(str(root))
-    return [
-        f"warning: {source} is the mail source of {', '.join(names)}: each campaign reads every message of it, so one "
-        "may answer another's players; give each campaign its own mailbox or folder (docs/email-workflow.md)"
-        for source, names in sorted(readers.items()) if len(names) > 1
-    ]
 
 
 def _tell_gm_unreadable(root: Path, reason: str, now: dt.datetime, smtp: deliver.Smtp | None) -> None:

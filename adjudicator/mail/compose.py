@@ -266,6 +266,17 @@ _MINTED = re.compile(r"<[a-z0-9-]+\.turn-\d{3,}\.[^\s<>@]+\.[0-9a-f]{20}@[^\s<>@
 """A Message-ID as make_message mints it: <campaign.turn-NNN.kind.fingerprint@domain>."""
 
 
+def campaign_slug(campaign: Campaign) -> str:
+    """How the judge's Message-IDs and X-Pbem-Campaign name the campaign."""
+    return _slug(str(campaign.config.get("name", "")))
+
+
+def minted_campaign(msg_id: str) -> str | None:
+    """The campaign (as campaign_slug names it) of a Message-ID the judge minted; None for any other."""
+    msg_id = msg_id.strip()
+    return msg_id[1:].split(".", 1)[0] if _MINTED.fullmatch(msg_id) else None
+
+
 def is_own(message: EmailMessage) -> bool:
     """Whether a message is one the judge sent (a GM's copy, a notice, a public report mailed to the
     GM's own address): marked Auto-Submitted and X-Pbem-Campaign by make_message, under a Message-ID

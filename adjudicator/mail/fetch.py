@@ -87,22 +87,37 @@ def inbox_dir(root: Path) -> Path:
     return compose.mail_dir(root) / "inbox"
 
 
-def _ensure_maildir(root: Path) -> Path:
+def _ensure_maildir(root: Path, box: Path | None = None) -> Path:
     compose.ensure_mail_dir(root)
-    box = inbox_dir(root)
+    box = box or inbox_dir(root)
     for sub in ("tmp", "new", "cur"):
         (box / sub).mkdir(parents=True, exist_ok=True)
     return box
 
 
-def _stored_hashes(box: Path) -> set[str]:
-    return {path.name.split(":", 1)[0].rsplit(".", 1)[-1] for sub in ("new", "cur") for path in (box / sub).iterdir()}
+def stored_hashes(box: Path) -> set[str]:
+    """The messages stored in a Maildir of the judge's (by the hash their names end with; a client's `:2,S` apart)."""
+    return {path.name.split(":", 1)[0].rsplit(".", 1)[-1] for sub in ("new", "cur") if (box / sub).is_dir() for path in (box / sub).iterdir()}
+
+
+def ensure_inbox(root: Path, box: Path | None = None) -> Path:
+    """The campaign's mail/inbox/ Maildir (or `box`, a Maildir under the campaign), made when missing."""
+    return _ensure_maildir(root, box)
+
+
+def store(box: Path, raw: bytes, uid: int, now: dt.datetime, stored: set[str]) -> bool:
+    return _store(box, raw, uid, now, stored)
+
+
+def message_hash(raw: bytes) -> str:
+    """A stored message's name ends with this."""
+    return hashlib.sha256(raw).hexdigest()[:32]
 
 
 def _store(box: Path, raw: bytes, uid: int, now: dt.datetime, stored: set[str]) -> bool:
     """Write one message into the Maildir, unless its bytes are there already; True when written.
     The name starts with the moment and the server's UID, so the Maildir keeps arrival order."""
-    digest = hashlib.sha256(raw).hexdigest()[:32]
+    digest = message_hash(raw)
     if digest in stored:
         return False
     name = f"{int(now.timestamp()):010d}.{uid:010d}.{digest}"
@@ -147,12 +162,14 @@ def _uidvalidity(server: imaplib.IMAP4, source: ImapSource) -> int:
     return int(data[0])
 
 
-def fetch_imap(root: Path, source: ImapSource, password: str, now: dt.datetime, cafile: str | None = None, mark_seen: bool = False) -> int:
+def fetch_imap(
+    root: Path, source: ImapSource, password: str, now: dt.datetime, cafile: str | None = None, mark_seen: bool = False, into: Path | None = None
+) -> int:
     """Copy every message of the mailbox not taken before (by UIDVALIDITY and UID, whatever its \\Seen
-    flag) into mail/inbox/, recording each UID once stored; flag it seen only when `mark_seen`.
-    Returns how many were new to the campaign."""
-    box = _ensure_maildir(root)
-    stored = _stored_hashes(box)
+    flag) into mail/inbox/ (or the Maildir `into`: a mailbox several campaigns share, routed from there),
+    recording each UID once stored; flag it seen only when `mark_seen`. Returns how many were new."""
+    box = _ensure_maildir(root, into)
+    stored = stored_hashes(box)
     taken = _taken(root)
     context = ssl.create_default_context(cafile=cafile)
     new = 0
@@ -212,8 +229,11 @@ def signature(source: Path | str) -> list[int]:
     name = os.fspath(source)
     try:
         info = os.stat(name)
-        if stat.S_ISDIR(info.st_mode) and os.path.isdir(os.path.join(name, "new")):
-            return [os.stat(os.path.join(name, sub)).st_mtime_ns for sub in ("new", "cur")]
+        if stat.S_ISDIR(info.st_mode):
+            try:  # a Maildir: a stat of each of new/ and cur/ (every tick of every quiet campaign pays for this)
+                return [os.stat(os.path.join(name, "new")).st_mtime_ns, os.stat(os.path.join(name, "cur")).st_mtime_ns]
+            except (FileNotFoundError, NotADirectoryError):
+                pass  # a plain folder of saved messages
         return [info.st_mtime_ns, info.st_size]
     except FileNotFoundError:
         return []

@@ -154,7 +154,14 @@ def read_sources(sources: list[Path], notes: list[str] | None = None) -> Iterato
             # Delivery names start with the delivery time; the ":2,FLAGS" suffix a client adds is not part of the order.
             found = [p for sub in ("new", "cur") for p in (source / sub).iterdir() if p.is_file() and not p.name.startswith(".")]
             for path in sorted(found, key=lambda p: (p.name.split(":", 1)[0], p.parent.name)):
-                yield Incoming(_read(path), f"{path.parent.name}/{path.name}")
+                try:
+                    raw = _read(path)
+                except FileNotFoundError:  # a mail client moved it to cur/ or flagged it (renamed) meanwhile
+                    moved = _moved(source, path)
+                    if moved is None:
+                        continue  # gone (deleted, or moved again): the folder changed, so the next run reads it again
+                    path, raw = moved
+                yield Incoming(raw, f"{path.parent.name}/{path.name}")
         elif source.is_dir():
             for path in sorted(source.iterdir()):
                 if path.is_file() and not path.name.startswith("."):
@@ -162,6 +169,19 @@ def read_sources(sources: list[Path], notes: list[str] | None = None) -> Iterato
         else:
             check_source(source)
             yield from _read_file(source, notes)
+
+
+def _moved(maildir: Path, path: Path) -> tuple[Path, bytes] | None:
+    """A Maildir message found under its new name after a client renamed it: `cur/NAME:2,FLAGS`
+    (Maildir keeps the unique part before the colon through every move and flag)."""
+    unique = path.name.split(":", 1)[0]
+    for candidate in (maildir / "cur").iterdir():
+        if candidate.name.split(":", 1)[0] == unique:
+            try:
+                return candidate, _read(candidate)
+            except FileNotFoundError:
+                return None
+    return None
 
 
 FILE_EMPTY, FILE_MBOX, FILE_MESSAGE = "empty", "mbox", "message"

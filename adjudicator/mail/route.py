@@ -1,0 +1,307 @@
+"""One judge address, many campaigns (design 15): a source several campaigns share is read once, and each
+of its messages goes to at most one of them, which files it with its own ingest.
+
+    CAMPAIGN/mail/inbox/        a Maildir: each message routed to the campaign, stored as an IMAP fetch
+                                stores one (its name ends with the SHA-256 of its bytes); the campaign's
+                                ingest reads it, as it reads any of its sources
+    CAMPAIGN/mail/routed.jsonl  the messages of a shared source routed to no campaign (a stranger's, one
+                                answered with the list of campaigns, a robot's), one line each, kept by the
+                                first of the sharing campaigns (by folder) at the time
+    CAMPAIGN/mail/route.json    that first campaign's record of each shared source as last routed (its
+                                size and time): a source that has not changed is not read again
+
+The rules, in order (the first that gives one campaign decides):
+1. a reply whose In-Reply-To or References names a message the judge sent for campaign C goes to C;
+2. a Subject tag `[NAME]` or a line `campaign: NAME` in the sender's own text (quotes cut), NAME being
+   the campaign's folder name or its `name:`, in any case, goes to that campaign;
+3. a sender registered in exactly one campaign that is not over goes to that one (registered only in
+   one campaign, which is over, to that one: it answers that the game is over);
+4. otherwise a registered sender gets one reply listing the campaigns the message could be for and how
+   to name one (no other player's address), and nothing is filed; a stranger gets nothing.
+The judge's own mail come back goes to the campaign its headers name (which counts and skips it).
+
+A message is decided once: it counts as decided when its bytes are stored in the mail/inbox/ of any of
+the sharing campaigns or it is in the routed.jsonl of any of them. A message is stored (or its reply
+built), then recorded: a kill between the two decides it again, and the hash check or the reply's
+same bytes make that change nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..campaign.folder import Campaign, turn_name
+from ..common import atomic
+from . import compose, fetch, inbox
+
+_TAG = re.compile(r"\[([^\[\]\n]{1,80})\]")
+_CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_ROBOT_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
+_ROBOT_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What routing needs to know of one campaign sharing the source."""
+
+    root: Path
+    folder: str
+    name: str
+    slug: str
+    title: str
+    over: bool
+    pending: int
+    addresses: frozenset[str]
+
+    @classmethod
+    def of(cls, root: Path) -> Candidate:
+        campaign = Campaign.open(root)
+        pending = campaign.last_turn + 1
+        addresses = set()
+        for player in campaign.players:
+            address = email.utils.parseaddr(campaign.email(str(player["id"]), pending) or "")[1].strip().lower()
+            if address:
+                addresses.add(address)
+        return cls(Path(root), Path(root).name, str(campaign.config.get("name") or Path(root).name), compose.campaign_slug(campaign),
+                   campaign.game.title, campaign.over, pending, frozenset(addresses))
+
+    def called(self, text: str) -> bool:
+        said = " ".join(text.split()).casefold()
+        return bool(said) and said in (self.folder.casefold(), self.name.casefold())
+
+
+@dataclass(frozen=True)
+class Decision:
+    to: int | None
+    """The campaign (an index into the candidates) the message goes to; None: to none."""
+    rule: str
+    """`reply`, `named`, `sender`, `own` (it went to `to`); `ambiguous`, `stranger`, `robot`, `own`, `unreadable` (to none)."""
+    could_be: tuple[int, ...] = ()
+    """For `ambiguous`: the campaigns the sender is registered in, those the reply lists."""
+
+
+def _one(found: set[int]) -> int | None:
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def decide(message: Any, candidates: list[Candidate]) -> Decision:
+    """Which campaign a message is for, by design 15's rules; pure: the message and the campaigns only."""
+    if message is None:
+        return Decision(None, "unreadable")
+    if compose.is_own(message):
+        slug = str(message.get("X-Pbem-Campaign", "")).strip()
+        to = _one({i for i, c in enumerate(candidates) if c.slug == slug})
+        return Decision(to, "own")
+    replied = inbox.msg_ids(_raw(message, "In-Reply-To")) + list(reversed(inbox.msg_ids(_raw(message, "References"))))
+    for msg_id in replied:  # the message replied to first, then the thread from its newest end
+        slug = compose.minted_campaign(msg_id)
+        to = _one({i for i, c in enumerate(candidates) if slug and c.slug == slug})
+        if to is not None:
+            return Decision(to, "reply")
+    names = _TAG.findall(inbox.header(message, "Subject"))
+    text = inbox.body_text(message)
+    names += _CAMPAIGN_LINE.findall(inbox.own_words(text)) if text else []
+    to = _one({i for i, c in enumerate(candidates) for name in names if c.called(name)})
+    if to is not None:
+        return Decision(to, "named")
+    _, address = inbox.sender(message)
+    registered = [i for i, c in enumerate(candidates) if address and address in c.addresses]
+    live = [i for i in registered if not candidates[i].over]
+    if len(live) == 1:
+        return Decision(live[0], "sender")
+    if not live and len(registered) == 1:
+        return Decision(registered[0], "sender")
+    if not registered:
+        return Decision(None, "stranger")
+    if _robot(message, address):
+        return Decision(None, "robot")
+    return Decision(None, "ambiguous", tuple(live or registered))
+
+
+def _raw(message: Any, name: str) -> str:
+    try:
+        return " ".join(str(v) for k, v in message.raw_items() if k.lower() == name.lower())
+    except Exception:  # noqa: BLE001 - malformed headers name nothing
+        return ""
+
+
+def _robot(message: Any, address: str) -> bool:
+    """A message that must get no reply (RFC 3834): an auto-reply, a bounce, a list."""
+    auto = inbox.header(message, "Auto-Submitted").lower()
+    return (bool(auto) and auto != "no") or inbox.header(message, "Precedence").lower() in _ROBOT_PRECEDENCE or address.startswith(_ROBOT_SENDERS)
+
+
+# -- what is decided already ----------------------------------------------------------------
+
+
+def _ledger(root: Path) -> Path:
+    return compose.mail_dir(root) / "routed.jsonl"
+
+
+def _gate(root: Path) -> Path:
+    return compose.mail_dir(root) / "route.json"
+
+
+def decided(roots: list[Path]) -> set[str]:
+    """The hashes of the messages the sharing campaigns have taken or routed to none."""
+    found: set[str] = set()
+    for root in roots:
+        box = fetch.inbox_dir(root)
+        if box.is_dir():
+            found |= fetch.stored_hashes(box)
+        try:
+            data = _ledger(root).read_bytes()
+        except FileNotFoundError:
+            continue
+        for line in data[: data.rfind(b"\n") + 1].splitlines():  # a line cut short by a kill is not a record
+            if line:
+                found.add(json.loads(line)["hash"])
+    return found
+
+
+def _append(root: Path, lines: list[dict[str, Any]]) -> None:
+    compose.ensure_mail_dir(root)
+    path = _ledger(root)
+    data = b"".join(json.dumps(line, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n" for line in lines)
+    old = path.read_bytes() if path.is_file() else b""
+    atomic.write_file(path, old[: old.rfind(b"\n") + 1] + data)
+
+
+# -- routing a source -----------------------------------------------------------------------
+
+
+@dataclass
+class Routed:
+    """What routing one shared source did."""
+
+    source: str
+    to: dict[Path, int] = field(default_factory=dict)
+    """Messages stored in each campaign's mail/inbox/."""
+    answered: int = 0
+    """Messages answered with the list of campaigns (nothing filed)."""
+    strangers: int = 0
+    others: int = 0
+    """Robots, the judge's own mail of no campaign here, unreadable messages: routed to none, no reply."""
+    skipped: int = 0
+    """Messages decided before."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def line(self) -> str:
+        return f"{self.source}: {self.words}"
+
+    @property
+    def words(self) -> str:
+        parts = [f"{count} to {root.name}" for root, count in sorted(self.to.items()) if count]
+        if self.answered:
+            parts.append(f"{self.answered} answered with the list of campaigns (not filed)")
+        if self.strangers:
+            parts.append(f"{self.strangers} from senders registered nowhere (not filed, no reply)")
+        if self.others:
+            parts.append(f"{self.others} automatic or unreadable (not filed, no reply)")
+        words = "messages routed: " + ", ".join(parts) if parts else "nothing new"
+        return " ".join((words + "".join(f"; note: {n}" for n in self.notes)).split())
+
+
+def source_key(source: fetch.Source) -> str:
+    """One name for a source whichever campaign names it: a path's real path, an IMAP mailbox's address in lower case."""
+    return os.path.realpath(source) if isinstance(source, Path) else str(source).lower()
+
+
+def unchanged(home: Path, key: str, signature: list[int]) -> bool:
+    try:
+        return json.loads(_gate(home).read_bytes()).get(key) == signature
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def remember(home: Path, key: str, signature: list[int]) -> None:
+    try:
+        record = json.loads(_gate(home).read_bytes())
+    except (OSError, ValueError):
+        record = {}
+    if record.get(key) != signature:
+        record[key] = signature
+        compose.ensure_mail_dir(home)
+        atomic.write_file(_gate(home), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | None = None) -> Routed:
+    """Read the sources once and store each new message in the mail/inbox/ of the one campaign it is for
+    (the campaigns' locks held one at a time, as each store is made); answer or record the others."""
+    roots = sorted(Path(r) for r in roots)
+    candidates = [Candidate.of(root) for root in roots]
+    home = roots[0]
+    result = Routed(name or ", ".join(str(s) for s in sources), {root: 0 for root in roots})
+    taken = decided(roots)
+    boxes: dict[int, set[str]] = {}
+    notes: list[str] = []
+    for position, incoming in enumerate(inbox.read_sources(sources, notes), start=1):
+        digest = fetch.message_hash(incoming.raw)
+        if digest in taken:
+            result.skipped += 1
+            continue
+        try:
+            message = inbox.parse(incoming.raw[: inbox.HEADER_BYTES] if len(incoming.raw) > inbox.MAX_MESSAGE_BYTES else incoming.raw)
+        except Exception:  # noqa: BLE001 - junk is routed to none, never fatal
+            message = None
+        decision = decide(message, candidates)
+        if decision.to is not None:
+            target = candidates[decision.to].root
+            with atomic.locked(target):
+                box = fetch.ensure_inbox(target)
+                stored = boxes.setdefault(decision.to, fetch.stored_hashes(box))
+                fetch.store(box, incoming.raw, position, now, stored)
+            result.to[target] += 1
+        else:
+            line = {"hash": digest, "rule": decision.rule, "source": incoming.source}
+            if decision.rule == "ambiguous":
+                asked = candidates[decision.could_be[0]]
+                with atomic.locked(asked.root):
+                    line["answered_by"] = asked.folder
+                    compose.write_outbox(asked.root, _list_reply(message, digest, [candidates[i] for i in decision.could_be], asked))
+                result.answered += 1
+            elif decision.rule == "stranger":
+                result.strangers += 1
+            else:
+                result.others += 1
+            with atomic.locked(home):
+                _append(home, [line])
+        taken.add(digest)
+    result.notes = [note for note in notes if "is empty" not in note]  # an empty mailbox is nothing to tell
+    return result
+
+
+def _list_reply(message: Any, digest: str, could_be: list[Candidate], asked: Candidate) -> dict[str, bytes]:
+    """Rule 4's one reply: the campaigns the message could be for, and how to name one; no player's address."""
+    campaign = Campaign.open(asked.root)
+    _, address = inbox.sender(message)
+    parent, references = inbox.thread_ids(message)
+    subject = inbox.header(message, "Subject")
+    lines = [
+        "Your message reached a judge address that serves several games, and it could be for any of these:",
+        "",
+        *(f"  [{c.folder}]  {c.name} ({c.title}{', over' if c.over else ''})" for c in could_be),
+        "",
+        "Nothing from it was filed. Send it again naming the game: put its name in brackets in the",
+        f"Subject (for example: [{could_be[0].folder}] {subject[:40] or 'orders'}), or write a line",
+        f"'campaign: {could_be[0].folder}' above your orders or command. A reply to a message of the game",
+        "also finds it.",
+        "",
+        "Your message:",
+        f"  Subject:    {' '.join(subject.split())[:72] or '(none)'}",
+        f"  Message-ID: {inbox.message_id(message)[:72] or '(none)'}",
+    ]
+    reply = compose.make_message(
+        campaign, kind="refusal", turn=asked.pending - (1 if asked.over else 0), to=[("", address)],
+        subject="which game? your message was not filed", body="\n".join(lines) + "\n", in_reply_to=parent, references=references,
+    )
+    name = f"{turn_name(asked.pending)}/route-{digest[:16]}.eml"
+    return {name: compose.to_bytes(reply)}

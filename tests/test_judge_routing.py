@@ -1,0 +1,232 @@
+"""One judge address, many campaigns (design 15, issue 24 item 3): campaigns of one `pbem run` (or one
+`pbem ingest DIR... --from SOURCE...`) that share a source read it once, and each message is filed in at
+most one of them, by the rules of mail/route.py."""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import email.policy
+import json
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.cli import main
+from judgekit import append_mbox, campaign, edit, orders, outbox
+
+NOW = "2026-12-01T12:00+00:00"
+
+
+def tick(capsys: pytest.CaptureFixture[str], *roots: Path, now: str) -> tuple[int, str]:
+    code = main(["run", *map(str, roots), "--now", now])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def shared(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """`spies` and `kids` on one mbox; Tony and David play in both, María only in spies, Kim only in kids."""
+    spies = campaign(tmp_path, "spies")
+    kids = campaign(tmp_path, "kids")
+    mbox = tmp_path / "spies.mbox"
+    edit(kids, lambda c: c["judge"].update(inbox=[str(mbox)]))
+    edit(kids, lambda c: c["players"][2].update(email="kim@example.org"))
+    return spies, kids, mbox
+
+
+def filed(root: Path) -> list[tuple[str, str]]:
+    path = root / "mail" / "ingest.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+    return [(e["sender"], e["status"]) for e in lines]
+
+
+def mail(sender: str, subject: str, body: str, **headers: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, "gm@example.org", subject
+    message["Date"], message["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", f"<{hashlib.sha256(repr((sender, subject, body)).encode()).hexdigest()[:16]}@example.org>"
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(body)
+    return bytes(message)
+
+
+def test_each_message_goes_to_one_campaign_by_the_rules_in_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0  # the welcomes
+    welcome = email.message_from_bytes((kids / "mail" / "outbox" / "turn-000" / "welcome-tony.eml").read_bytes(), policy=email.policy.default)
+    orders_text = "player: tony\nturn: 1\norders: []\n"
+    append_mbox(mbox, mail("tony@example.org", "Re: welcome", orders_text, In_Reply_To=str(welcome["Message-ID"])))  # (1) kids
+    append_mbox(mbox, mail("tony@example.org", "[SPIES] my orders", orders_text))  # (2) spies, by its folder name, any case
+    append_mbox(mbox, mail("david@example.org", "orders", "campaign: Kids\n\nplayer: david\nturn: 1\norders: []\n"))  # (2) kids
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # (3) spies
+    append_mbox(mbox, mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # (3) kids
+    append_mbox(mbox, mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # (4) one reply, nothing filed
+    append_mbox(mbox, mail("zed@example.org", "orders", "player: zed\nturn: 1\norders: []\n"))  # a stranger: nothing
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert "messages routed: 3 to kids, 2 to spies, 1 answered with the list of campaigns" in out, out
+    assert filed(spies) == [("tony@example.org", "filed"), ("maria@example.org", "filed")]
+    assert filed(kids) == [("tony@example.org", "filed"), ("david@example.org", "filed"), ("kim@example.org", "filed")]
+    replies = [name for name in outbox(kids) + outbox(spies) if "route-" in name]
+    assert len(replies) == 1
+    reply = email.message_from_bytes((kids / "mail" / "outbox" / replies[0]).read_bytes(), policy=email.policy.default)
+    text = reply.get_body(("plain",)).get_content()
+    assert str(reply["To"]) == "david@example.org" and "[kids]" in text and "[spies]" in text and "campaign: kids" in text
+    assert "@" not in text.replace(str(reply["To"]), "").split("Your message:")[0]  # no other player's address
+    assert reply["Auto-Submitted"] == "auto-replied"
+    before = {root: (filed(root), outbox(root)) for root in (spies, kids)}
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "routed" not in out and out.count("nothing to do") == 2, out
+    assert {root: (filed(root), outbox(root)) for root in (spies, kids)} == before  # nothing twice, no reply twice
+
+
+def test_a_campaign_that_is_over_never_takes_another_campaigns_mail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24 item 3: the finished spies took a Hide the Kids! player's orders and answered 'the game is over'."""
+    from adjudicator.campaign.adjudicate import adjudicate
+    from adjudicator.campaign.folder import Campaign
+
+    spies, kids, mbox = shared(tmp_path)
+    edit(spies, lambda c: c.pop("schedule"))
+    while not Campaign.open(spies).over:
+        adjudicate(spies, nmr=True)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    append_mbox(mbox, orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))  # Tony plays in both: only kids is running
+    append_mbox(mbox, orders("maria", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))  # María plays only in the finished spies
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "messages routed: 1 to kids, 1 to spies" in out, out
+    assert filed(kids) == [("tony@example.org", "filed")]
+    assert filed(spies) == [("maria@example.org", "rejected")]  # answered by the campaign it is for: the game is over
+
+
+def test_without_sharing_each_campaign_reads_its_own_source_as_before(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies = campaign(tmp_path, "spies")
+    kids = campaign(tmp_path, "kids")
+    append_mbox(tmp_path / "kids.mbox", orders("tony", 1, "Wed, 02 Dec 2026 10:00:00 +0000"))
+    code, out = tick(capsys, spies, kids, now=NOW)
+    assert code == 0 and "routed" not in out, out
+    assert filed(kids) == [("tony@example.org", "filed")] and not (kids / "mail" / "inbox").exists()
+
+
+def test_pbem_ingest_routes_several_campaigns_from_one_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))
+    append_mbox(mbox, mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))
+    append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))
+    assert main(["ingest", str(spies), str(kids), "--from", str(mbox)]) == 0
+    out = capsys.readouterr().out
+    assert "2 to kids, 1 to spies" in out, out
+    assert filed(spies) == [("maria@example.org", "filed")]
+    assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed")]
+    assert main(["ingest", str(spies), str(kids), "--from", str(mbox)]) == 0
+    assert len(filed(spies)) == 1 and len(filed(kids)) == 2
+    capsys.readouterr()
+    other = campaign(tmp_path, "ghosts")  # the documented form, one campaign: every message of the source
+    assert main(["ingest", str(other), str(mbox)]) == 0
+    assert len(filed(other)) == 3
+
+
+# -- killed half way -----------------------------------------------------------------------------
+
+
+def test_a_routing_tick_killed_at_any_file_operation_loses_nothing_and_does_nothing_twice(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from judgekit import kill_points, snapshot
+
+    crashpoint = Path(__file__).resolve().parent / "crashpoint.py"
+    base = tmp_path / "base"
+    base.mkdir()
+    spies, kids, mbox = shared(base)
+    assert main(["run", str(spies), str(kids), "--now", NOW]) == 0
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    append_mbox(mbox, mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    append_mbox(mbox, mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # answered once
+    append_mbox(mbox, mail("zed@example.org", "orders", "player: zed\nturn: 1\norders: []\n"))  # nothing
+
+    def fresh(name: str) -> Path:
+        folder = tmp_path / name
+        shutil.copytree(base, folder)
+        for root in ("spies", "kids"):
+            edit(folder / root, lambda c: c["judge"].update(inbox=[str(folder / "spies.mbox")]))
+        (folder / "spies" / ".judge").exists() and shutil.rmtree(folder / "spies" / ".judge")
+        (folder / "kids" / ".judge").exists() and shutil.rmtree(folder / "kids" / ".judge")
+        return folder
+
+    def run(point: int, folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(crashpoint), str(point), "run", str(folder / "spies"), str(folder / "kids"), "--now", "2026-12-02T12:00+00:00"],
+            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(crashpoint.parent.parent)},
+        )
+
+    def state(folder: Path) -> dict[str, bytes]:
+        files = {}
+        for root in ("spies", "kids"):
+            for name, data in snapshot(folder / root).items():
+                if name not in ("campaign.yaml", "mail/judge.json", "mail/route.json"):
+                    files[f"{root}/{name}"] = data.replace(str(folder).encode(), b"FOLDER")
+        return files
+
+    clean = fresh("clean")
+    counted = run(0, clean)
+    assert counted.returncode == 0, counted.stderr
+    changes = int(counted.stderr.strip().splitlines()[-1])
+    expected = state(clean)
+    assert len(filed(clean / "spies")) == 1 and len(filed(clean / "kids")) == 2
+    assert len([name for name in expected if "/route-" in name]) == 1
+    for point in kill_points(changes):
+        folder = fresh(f"kill-{point}")
+        killed = run(point, folder)
+        assert killed.returncode == -9, f"kill point {point} of {changes} was not reached: {killed.stderr}"
+        again = run(-1, folder)
+        assert again.returncode == 0, f"kill point {point}: {again.stdout} {again.stderr}"
+        assert state(folder) == expected, f"kill point {point}: the campaigns differ from an uninterrupted tick"
+
+
+# -- one IMAP mailbox for several campaigns ---------------------------------------------------------
+
+
+def test_a_shared_imap_mailbox_is_fetched_once_recorded_once_and_each_message_routed(tmp_path: Path, imap: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from servers import PASSWORD
+
+    imap.empty()
+    secret = tmp_path / "imap-password"
+    secret.write_text(PASSWORD + "\n")
+    spies, kids, _ = shared(tmp_path)
+    for root in (spies, kids):
+        edit(root, lambda c: c["judge"].update(inbox=[imap.url], imap_ca_file=imap.cafile, imap_password_file=str(secret)))
+    imap.deliver(mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    imap.deliver(mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    imap.read_all()  # the GM read them in a client
+    imap.deliver(mail("tony@example.org", "Re: [Spies] turn 1", "player: tony\nturn: 1\norders: []\n"))  # spies
+    imap.deliver(mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # which game?
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "4 fetched; messages routed: 1 to kids, 2 to spies, 1 answered with the list of campaigns" in out, out
+    assert filed(spies) == [("maria@example.org", "filed"), ("tony@example.org", "filed")]
+    assert filed(kids) == [("kim@example.org", "filed")]
+    taken = [root for root in (spies, kids) if (root / "mail" / "imap.json").is_file()]
+    assert taken == [kids]  # recorded once, by the first of the campaigns sharing it
+    assert (imap.seen(), imap.unseen()) == (2, 2)  # the judge changed no flag
+    imap.all_unseen()
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "fetched" not in out and "routed" not in out, out
+    imap.deliver(mail("kim@example.org", "status", "status\n"))
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "1 fetched; messages routed: 1 to kids" in out, out
+    assert len(filed(spies)) == 2 and len(filed(kids)) == 2
+    assert len([name for name in outbox(kids) + outbox(spies) if "route-" in name]) == 1
+
+
+def test_the_judges_own_mail_in_a_shared_inbox_goes_to_its_campaign_and_is_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    for name in outbox(kids):
+        append_mbox(mbox, (kids / "mail" / "outbox" / name).read_bytes())
+    code, out = tick(capsys, spies, kids, now="2026-12-01T12:10+00:00")
+    assert code == 0 and "messages routed: 3 to kids" in out and "3 messages of the judge's own skipped" in out, out
+    assert not (spies / "mail" / "ingest.jsonl").exists() and not (spies / "mail" / "rejected").exists()
