@@ -51,12 +51,12 @@ def test_an_absence_within_the_budget_is_granted_and_moves_a_deadline_it_covers(
     moved = {n.split("/")[1].split("-")[1]: read(root, n) for n in box if "/deadline-" in n}
     assert sorted(moved) == ["david", "tony"]  # each player still due, once; maria has orders in
     for seat, letter in moved.items():
-        body = letter.get_content()
+        body = letter.get_body(("plain",)).get_content()
         assert "Thursday 10 December 2026, 00:00 CET" in body and "absence" not in body.lower()
         assert all(other not in body.lower() for other in ("tony", "david", "maria") if other != seat)
-    reply = next(read(root, n) for n in box if "tony@example.org" in str(read(root, n)["To"]) and "absence" in read(root, n).get_content())
-    assert "is granted" in reply.get_content() and "2 days left" in reply.get_content() and "moves that deadline" in reply.get_content()
-    digest = next(read(root, n).get_content() for n in box if "gm-digest" in n)
+    reply = next(read(root, n) for n in box if "tony@example.org" in str(read(root, n)["To"]) and "absence" in read(root, n).get_body(("plain",)).get_content())
+    assert "is granted" in reply.get_body(("plain",)).get_content() and "2 days left" in reply.get_body(("plain",)).get_content() and "moves that deadline" in reply.get_body(("plain",)).get_content()
+    digest = next(read(root, n).get_body(("plain",)).get_content() for n in box if "gm-digest" in n)
     assert "for an absence of tony" in digest and "command 'absence' from tony" in digest
 
     # Again at once: nothing moves twice, nobody is told twice.
@@ -67,7 +67,7 @@ def test_an_absence_within_the_budget_is_granted_and_moves_a_deadline_it_covers(
     # Over the budget: refused with what is left; the GM-only path is not taken.
     append_mbox(mbox, command("tony", "absence 2026-12-20 2026-12-22", 2))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")
-    refused = [read(root, n).get_content() for n in outbox(root) if n not in before and "tony@example.org" in str(read(root, n)["To"])]
+    refused = [read(root, n).get_body(("plain",)).get_content() for n in outbox(root) if n not in before and "tony@example.org" in str(read(root, n)["To"])]
     assert any("NOT granted" in r and "2 days left" in r for r in refused), refused
     assert len(yaml.safe_load((root / "gm" / "absences.yaml").read_text())) == 1
     assert not [n for n in outbox(root) if "/absence-" in n]

@@ -43,7 +43,9 @@ def test_a_tick_welcomes_and_a_second_at_the_same_moment_changes_nothing_and_sen
     received = sorted((rcpt[0], m["Subject"]) for rcpt, m in box.received)
     assert [r for r, s in received if "welcome" in s] == ["david@example.org", "maria@example.org", "tony@example.org"]
     welcome = next(m for rcpt, m in box.received if "welcome" in m["Subject"] and rcpt == ["david@example.org"])
-    body = welcome.get_content()
+    body = welcome.get_body(("plain",)).get_content()
+    views = [part.get_filename() for part in welcome.iter_attachments()]
+    assert views == ["david-turn-001.view.json"], views  # the first orders can be checked before they are sent
     assert "Orders for turn 1 are due by Tuesday 8 December 2026, 20:00 CET (Europe/Berlin)." in body
     assert "player: david" in body and "help" in body and "Your password" not in body
     assert "Date: Tue, 01 Dec 2026 12:00:00 +0000" in welcome.as_string()  # --now dates the message

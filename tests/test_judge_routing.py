@@ -75,7 +75,7 @@ def test_each_message_goes_to_one_campaign_by_the_rules_in_order(tmp_path: Path,
     text = reply.get_body(("plain",)).get_content()
     assert str(reply["To"]) == "david@example.org" and "[kids]" in text and "[spies]" in text and "campaign: kids" in text
     assert "@" not in text.replace(str(reply["To"]), "").split("Your message:")[0]  # no other player's address
-    assert reply["Auto-Submitted"] == "auto-replied"
+    assert reply["Auto-Submitted"] == "auto-generated"
     before = {root: (filed(root), outbox(root)) for root in (spies, kids)}
     code, out = tick(capsys, spies, kids, now="2026-12-02T12:05+00:00")
     assert code == 0 and "routed" not in out and out.count("nothing to do") == 2, out

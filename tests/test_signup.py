@@ -88,7 +88,7 @@ def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(t
     assert "2 of 3 seats taken" in out and "jean-dupont" in out
     replies = outbox(root)
     assert len(replies) == 2  # the stranger's leave gets nothing
-    assert "you hold the seat 'jean-dupont'" in replies["turn-000/signup-00001.eml"].get_content()
+    assert "you hold the seat 'jean-dupont'" in replies["turn-000/signup-00001.eml"].get_body(("plain",)).get_content()
     append_mbox(box, mail("bob@example.org", "join Bob"))
     append_mbox(box, mail("carl@example.org", "join Carl"))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")
@@ -103,7 +103,7 @@ def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(t
     assert sorted(welcomes) == ["turn-000/welcome-bob.eml", "turn-000/welcome-jean-dupont.eml", "turn-000/welcome-sue-storm.eml"]
     for seat, message in welcomes.items():
         seat = seat.removeprefix("turn-000/welcome-").removesuffix(".eml")
-        body = message.get_content()
+        body = message.get_body(("plain",)).get_content()
         assert f"Your password: {passwords[seat]}" in body
         assert all(passwords[other] not in body for other in passwords if other != seat)
         assert "Saturday 5 December 2026, 12:00" in body
@@ -136,7 +136,7 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     assert code == 0, out
     players = Campaign.open(root).players
     assert [p["id"] for p in players] == ["ann", "all-player"]
-    replies = {k: m.get_content() for k, m in outbox(root).items()}
+    replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items()}
     assert "already the id of 'ann'" in replies["turn-000/signup-00002.eml"]  # ANN: the id is unique, the name not
     assert "invisible formatting character" in replies["turn-000/signup-00003.eml"]
     lists = [k for k, body in replies.items() if "The campaigns of this judge" in body]
@@ -170,7 +170,7 @@ def test_resign_needs_the_password_and_leaves_the_seat_to_the_stand_in(tmp_path:
     assert signup.vacant(campaign) == {"david": 1}
     assert campaign.config["standins"]["david"] == {"on": True, "from": 1}
     assert (root / "campaign.yaml").read_text().startswith("# kept\n")
-    replies = {k: m.get_content() for k, m in outbox(root).items() if "/reply-" in k}
+    replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "/reply-" in k}
     assert any("NOT answered" in body and "password" in body for body in replies.values())
     assert any("your resignation is recorded" in body and "seat david is vacant" in body for body in replies.values())
     code, out = pbem(capsys, "status", root)
@@ -214,9 +214,9 @@ def test_a_resigned_seat_goes_at_once_to_the_first_waiting_with_a_password_of_th
     fresh = {k: m for k, m in outbox(root).items() if k not in before}
     holding = [m for m in fresh.values() if "you hold the seat bob" in m["Subject"]]
     assert len(holding) == 1 and [a.addr_spec for a in holding[0]["To"].addresses] == ["dan@example.org"]
-    assert new in holding[0].get_content()
-    assert all(new not in m.get_content() for k, m in outbox(root).items() if m is not holding[0] and "dan@" not in str(m["To"]))
-    digest = [m.get_content() for m in fresh.values() if "what happened" in m["Subject"]]
+    assert new in holding[0].get_body(("plain",)).get_content()
+    assert all(new not in m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if m is not holding[0] and "dan@" not in str(m["To"]))
+    digest = [m.get_body(("plain",)).get_content() for m in fresh.values() if "what happened" in m["Subject"]]
     assert digest and "seat bob taken by Dan" in digest[0] and "command 'resign' from bob" in digest[0]
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")  # again: nobody seated twice
     assert "taken by" not in out and Campaign.open(root).player("bob")["email"] == "dan@example.org"
@@ -239,7 +239,7 @@ def test_takeover_of_a_vacant_seat_and_a_join_after_the_start(tmp_path: Path, ca
     assert code == 0 and "seat cat taken by Eve <eve@example.org> from turn 1 (takeover)" in out, out
     campaign = Campaign.open(root)
     assert campaign.player("cat")["email"] == "eve@example.org" and [w["id"] for w in campaign.config["signup"]["waiting"]] == ["fay"]
-    replies = {k: m.get_content() for k, m in outbox(root).items() if "signup-" in k}
+    replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "signup-" in k}
     assert any("you already hold the seat ann" in b for b in replies.values())
     assert any("the seat bob is not vacant" in b for b in replies.values())
     assert any("number 1 on the waiting list" in b for b in replies.values())
@@ -267,7 +267,7 @@ def test_observers_get_each_later_public_report_and_nothing_private(tmp_path: Pa
     append_mbox(box, mail("nosy@example.org", "list", n=22))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
     assert code == 0 and "watcher@example.org observes" in out, out
-    listing = next(m.get_content() for m in outbox(root).values() if "nosy@" in str(m["To"]))
+    listing = next(m.get_body(("plain",)).get_content() for m in outbox(root).values() if "nosy@" in str(m["To"]))
     assert "running" in listing and "@" not in listing.replace("nosy@", "")
     for n, seat in enumerate(("ann", "bob", "cat")):
         body = f"player: {seat}\nturn: 1\npassword: {passwords[seat]}\norders: []\n"
@@ -279,7 +279,7 @@ def test_observers_get_each_later_public_report_and_nothing_private(tmp_path: Pa
     public = (root / "turn-001" / "reports" / "public.md").read_text()
     private = [(root / "turn-001" / "reports" / f"{s}.txt").read_text() for s in ("ann", "bob", "cat")]
     for message in watched.values():
-        body = message.get_content()
+        body = message.get_body(("plain",)).get_content()
         assert "Results of turn 1" not in body and all(p.splitlines()[1] not in body for p in private)
         assert public.splitlines()[0].strip("# ") in body and "other@" not in body and "watcher@" not in body
         assert all(pw not in body for pw in passwords.values())

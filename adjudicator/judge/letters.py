@@ -25,7 +25,7 @@ from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
-from ..mail.compose import MailError, gm_address, make_message, to_bytes, write_outbox
+from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
 
 COMMANDS = (
     "  help         the commands, the order format and the deadline",
@@ -103,6 +103,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
         except MailError as exc:
             notes.append(f"{player}: {exc}; fix campaign.yaml")
             continue
+        attach_view(message, campaign, 0, player)  # so the first orders can be checked before they are sent
         files[f"{turn_name(0)}/welcome-{player}.eml"] = to_bytes(message)
     return files, notes
 

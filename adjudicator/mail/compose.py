@@ -348,6 +348,17 @@ def _handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> 
             "did (or failed to do) was theirs. Its order form is yours.\n\n")
 
 
+def attach_view(message: EmailMessage, campaign: Campaign, turn: int, player: str) -> None:
+    """The player's view file of `turn`, for `pbem check FILE --view VIEWFILE` (docs/orders.md), attached to
+    their report or welcome; the message stays the same, byte for byte, on every build."""
+    view = viewfile.for_report(campaign, turn, player)
+    if view is None:
+        return
+    message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
+    # The boundary is made from what it separates ("=_" occurs in neither quoted-printable nor base64 text).
+    message.set_boundary(f"=_pbem.{hashlib.sha256(message['Message-ID'].encode() + view).hexdigest()[:32]}")
+
+
 def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
     """One message per player with an address, and one for the public report: (outbox files, notes for the GM).
 
@@ -387,12 +398,7 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
             continue
         seen = campaign.game.view(state, player)  # the board from this player's view alone (design 18)
         boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
-        view = viewfile.for_report(campaign, turn, player)  # for `pbem check FILE --view VIEWFILE` (docs/orders.md)
-        if view is not None:
-            message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
-            # The same message, byte for byte, on every build: the boundary is made from what it
-            # separates ("=_" occurs in neither quoted-printable nor base64 text).
-            message.set_boundary(f"=_pbem.{hashlib.sha256(message['Message-ID'].encode() + view).hexdigest()[:32]}")
+        attach_view(message, campaign, turn, player)
         files[f"{folder}/report-{player}.eml"] = to_bytes(message)
     public = reports / "public.md"
     if public.is_file():
