@@ -19,7 +19,7 @@ def test_large_campaign_reports_stay_personal(tmp_path: Path) -> None:
     reports = root / "turn-001" / "reports"
 
     mine = (reports / "p00.txt").read_text()
-    assert "Agent 00's SID 7 (strength 7) tried to steal Agent 01's secret 10" in mine
+    assert "Your SID 7 (strength 7) tried to steal Agent 01's secret 10" in mine
     assert "Agent 05" not in mine.split("YOUR POSITION")[0]  # someone else's attempt stays in the public report
     assert "Every steal attempt of the turn is in the public report" in mine
     assert "Your SID 2 guarded your secret 3 and nobody came" in mine
@@ -28,7 +28,7 @@ def test_large_campaign_reports_stay_personal(tmp_path: Path) -> None:
     assert "# Players:" not in mine
 
     victim = (reports / "p01.txt").read_text()
-    assert "tried to steal Agent 01's secret 10" in victim and "STOLEN" in victim
+    assert "Agent 00's SID 7 (strength 7) tried to steal your secret 10" in victim and "STOLEN" in victim
 
     public = (reports / "public.md").read_text()
     assert "| Agent 06 9 |" in public and "| Agent 01 10 |" in public
