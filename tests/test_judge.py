@@ -128,8 +128,8 @@ def test_mail_passwords_only_when_the_gm_says_so(tmp_path: Path, capsys: pytest.
     edit(root, lambda c: c["judge"].update(mail_passwords=True))
     tick(capsys, root, now="2026-12-01T12:00+00:00")
     message = email.message_from_bytes((root / "mail" / "outbox" / "turn-000" / "welcome-tony.eml").read_bytes(), policy=email.policy.default)
-    assert f"Your password: {passwords['tony']}" in message.get_content()
-    assert passwords["david"] not in message.get_content()
+    assert f"Your password: {passwords['tony']}" in message.get_body(("plain",)).get_content()
+    assert passwords["david"] not in message.get_body(("plain",)).get_content()
 
 
 def test_one_broken_campaign_never_stops_the_others_and_its_gm_is_told_once(tmp_path: Path, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]) -> None:
