@@ -9,6 +9,7 @@ authentication, rendering, audit) is written once against this protocol.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 from ..common.rng import Rng, Stream
@@ -174,6 +175,46 @@ class Game(Protocol):
 
     def invariants(self, state: State) -> list[str]:
         """What is wrong with a state (cards or tokens not conserved, scores not adding up); empty when sound."""
+
+
+class GamePackage:
+    """The hooks a game package answers from its modules of the standard names (docs/adding-a-game.md):
+    `views.py` (view, player_fields), `reading.py` (read_orders, instead), `demo.py` and `standin.py`
+    (orders), `conformance.py` (disguises, invariants). A game's class names those modules once, as
+    class attributes, and inherits the plain delegation; it overrides a hook only where its rules
+    need more (a reader per phase, disguises that resolve)."""
+
+    views: ModuleType
+    reading: ModuleType
+    demo: ModuleType
+    standin: ModuleType
+    conformance: ModuleType
+
+    def view(self, state: State, player: str | None) -> View:
+        return self.views.view(state, player)
+
+    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
+        return self.views.player_fields(view)
+
+    def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+        return self.reading.read_orders(view, player, items)
+
+    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
+        return self.reading.instead(view, player, readings)
+
+    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return self.demo.orders(view, player, stream)
+
+    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
+        return self.standin.orders(view, player, stream)
+
+    def disguises(
+        self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
+    ) -> list[tuple[State, dict[str, list[Order]]]]:
+        return self.conformance.disguises(state, orders, player, stream)
+
+    def invariants(self, state: State) -> list[str]:
+        return self.conformance.invariants(state)
 
 
 def no_form_examples(view: View, player: str) -> list[str]:

@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from ...common.rng import Rng, Stream
-from ..base import Event, Option, Order, Reading, Seat, State, View
+from ..base import Event, GamePackage, Option, Order, Reading, Seat, State, View
 from . import conformance, demo, reading, standin, views
 from .components import (
     BUILDINGS,
@@ -30,7 +30,9 @@ from .mission import play_turn, roll
 from .rounds import begin_round
 
 
-class Hide:
+class Hide(GamePackage):
+    # The modules GamePackage delegates to (views, reading, demo, standin, conformance).
+    views, reading, demo, standin, conformance = views, reading, demo, standin, conformance
     id = "hide"
     title = "H.I.D.E."
     min_players = 3
@@ -104,9 +106,6 @@ class Hide:
             reading.read_choice(view, player, phase, parsed)
         return readings
 
-    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
-        return reading.instead(view, player, readings)
-
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         """HIDE-16: the richest building where a building is chosen; an empty list (the NMR pick) on a mission."""
         if state["stage"] == "security":
@@ -154,25 +153,10 @@ class Hide:
 
     # -- views and hooks -------------------------------------------------------------
 
-    def view(self, state: State, player: str | None) -> View:
-        return views.view(state, player)
-
-    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
-        return views.player_fields(view)
-
-    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return demo.orders(view, player, stream)
-
-    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return standin.orders(view, player, stream)
-
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
     ) -> list[tuple[State, dict[str, list[Order]]]]:
         return conformance.disguises(self.resolve, state, orders, player, stream)
-
-    def invariants(self, state: State) -> list[str]:
-        return conformance.invariants(state)
 
 
 GAME = Hide()

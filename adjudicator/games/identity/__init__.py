@@ -18,19 +18,20 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...common.rng import Rng, Stream
-from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import conformance, demo, scoring, standin, views
+from ...common.rng import Rng
+from ..base import Event, GamePackage, Option, Order, Reading, Seat, State, View
+from . import conformance, demo, reading, scoring, standin, views
 from .cards import BLACK, COLOURS
 from .deals import new_deal, resolve_bids
-from .reading import instead as reading_instead
 from .reading import read_bids, read_tricks
 from .tricks import play_tricks
 
 VARIANTS = ("standard", "x", "y", "xy")
 
 
-class Identity:
+class Identity(GamePackage):
+    # The modules GamePackage delegates to (views, reading, demo, standin, conformance).
+    views, reading, demo, standin, conformance = views, reading, demo, standin, conformance
     id = "identity"
     title = "Identity"
     min_players = 3
@@ -94,9 +95,6 @@ class Identity:
             return read_bids(view, items)
         return read_tricks(view, items)
 
-    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
-        return reading_instead(view, player, readings)
-
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # IDENTITY-4 and IDENTITY-8: a silent player's bid is drawn at random and
         # their plays follow the default rule, both inside resolve.
@@ -113,28 +111,6 @@ class Identity:
         if new["trick"] > new["tricks"]:
             events += scoring.end_deal(new, rng)
         return new, events
-
-    # -- views and hooks -------------------------------------------------------------
-
-    def view(self, state: State, player: str | None) -> View:
-        return views.view(state, player)
-
-    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
-        return views.player_fields(view)
-
-    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return demo.orders(view, player, stream)
-
-    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return standin.orders(view, player, stream)
-
-    def disguises(
-        self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
-    ) -> list[tuple[State, dict[str, list[Order]]]]:
-        return conformance.disguises(state, orders, player, stream)
-
-    def invariants(self, state: State) -> list[str]:
-        return conformance.invariants(state)
 
 
 GAME = Identity()

@@ -23,18 +23,19 @@ import copy
 from typing import Any
 
 from ...common.rng import Rng, Stream
-from ..base import Event, Option, Order, Reading, Seat, State, View
-from . import conformance, demo, standin, views
+from ..base import Event, GamePackage, Option, Order, Reading, Seat, State, View
+from . import conformance, demo, reading, standin, views
 from .cards import DECK, low_order, parse_card
 from .exchanges import exchange, greed_step
 from .ranking import lead_wins
-from .reading import instead as reading_instead
 from .reading import read_gifts, read_tricks
 from .rounds import deal
 from .tricks import play_tricks
 
 
-class Jekyll:
+class Jekyll(GamePackage):
+    # The modules GamePackage delegates to (views, reading, demo, standin, conformance).
+    views, reading, demo, standin, conformance = views, reading, demo, standin, conformance
     id = "jekyll"
     title = "Jekyll vs Hyde"
     min_players = 2
@@ -82,14 +83,6 @@ class Jekyll:
     def winners(self, state: State) -> list[str]:
         return [state["winner"]] if state["over"] else []
 
-    # -- what a player may know ------------------------------------------------------
-
-    def view(self, state: State, player: str | None) -> View:
-        return views.view(state, player)
-
-    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
-        return views.player_fields(view)
-
     # -- reading orders ---------------------------------------------------------------
 
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
@@ -100,9 +93,6 @@ class Jekyll:
         else:
             count, rule = view["greed"]["count"], False
         return read_gifts(view, items, count, rule)
-
-    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
-        return reading_instead(view, player, readings)
 
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # JEKYLL-18: the silent give nothing on paper; resolution gives (and plays) their lowest cards.
@@ -123,19 +113,10 @@ class Jekyll:
 
     # -- demo and conformance hooks -------------------------------------------------------
 
-    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return demo.orders(view, stream)
-
-    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return standin.orders(view, player, stream)
-
     def disguises(
         self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
     ) -> list[tuple[State, dict[str, list[Order]]]]:
         return conformance.disguises(self.resolve, state, orders, player, stream)
-
-    def invariants(self, state: State) -> list[str]:
-        return conformance.invariants(state)
 
 
 GAME = Jekyll()

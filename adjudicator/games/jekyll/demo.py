@@ -9,7 +9,7 @@ from ..base import View
 from .cards import COLOURS, TRICKS, is_potion, number
 
 
-def orders(view: View, stream: Stream) -> list[Any]:
+def orders(view: View, player: str, stream: Stream) -> list[Any]:
     hand = list(view["hand"])
     if view["phase"] in ("exchange", "greed"):
         count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]

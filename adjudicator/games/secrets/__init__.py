@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...common.rng import Rng, Stream
-from ..base import Event, Option, Order, Reading, Seat, State, View
+from ...common.rng import Rng
+from ..base import Event, GamePackage, Option, Order, Seat, State, View
 from . import conformance, demo, reading, rules, standin, views
 
 
-class Secrets:
+class Secrets(GamePackage):
+    # The modules GamePackage delegates to (views, reading, demo, standin, conformance).
+    views, reading, demo, standin, conformance = views, reading, demo, standin, conformance
     id = "secrets"
     title = "Sid's Secrets"
     nmr_public = True
@@ -70,24 +72,10 @@ class Secrets:
     def winners(self, state: State) -> list[str]:
         return rules.winners(state)
 
-    # -- what a player may know ----------------------------------------------
-
-    def view(self, state: State, player: str | None) -> View:
-        return views.view(state, player)
-
-    def player_fields(self, view: View) -> dict[str, dict[str, Any]]:
-        return views.player_fields(view)
-
     # -- orders -------------------------------------------------------------
-
-    def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
-        return reading.read_orders(view, player, items)
 
     def form_examples(self, view: View, player: str) -> list[str]:
         return reading.form_examples(view, player)
-
-    def instead(self, view: View, player: str, readings: list[Reading]) -> str:
-        return reading.instead(view, player, readings)
 
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         return []  # SECRETS-8: the SIDs of a player who sent nothing valid stay at home
@@ -96,22 +84,6 @@ class Secrets:
 
     def resolve(self, state: State, orders: dict[str, list[Order]], rng: Rng) -> tuple[State, list[Event]]:
         return rules.resolve(state, orders)
-
-    # -- players and conformance hooks ----------------------------------------
-
-    def demo_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return demo.orders(view, player, stream)
-
-    def standin_orders(self, view: View, player: str, stream: Stream) -> list[Any]:
-        return standin.orders(view, player, stream)
-
-    def disguises(
-        self, state: State, orders: dict[str, list[Order]], player: str, stream: Stream
-    ) -> list[tuple[State, dict[str, list[Order]]]]:
-        return conformance.disguises(state, orders, player, stream)
-
-    def invariants(self, state: State) -> list[str]:
-        return conformance.invariants(state)
 
 
 GAME = Secrets()
