@@ -106,7 +106,7 @@ def _print_json(turn: Any) -> None:
             due = turn.deadline()
         except ScheduleError as exc:
             raise Failure(f"{turn.campaign.root}/campaign.yaml: {exc}") from None
-        document |= {"phase": game.phase(turn.state), "due": game.due(turn.state), "deadline": due.to_json() if due else None,
+        document |= {"phase": game.phase(turn.state), "due": turn.due_seats, "deadline": due.to_json() if due else None,
                      **pending.check(turn).to_json()}
     print(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
 

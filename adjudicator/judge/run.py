@@ -18,7 +18,8 @@ is written after what it records, so a kill between the two repeats the step, wh
 nothing new. A tick at the same moment as the last changes no file and sends nothing.
 
 The moment (`now`) is an argument: it decides only whether a deadline or a reminder time
-has passed, the Date of a sent message, and (with `from: adjudication`) the next deadline.
+has passed, the Date of a sent message, and (with `from: adjudication`) the next deadline;
+a turn the tick adjudicates records it (adjudicated.json), for the mail that tells of it.
 """
 
 from __future__ import annotations
