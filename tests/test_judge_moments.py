@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import json
 import os
 from email.message import EmailMessage
@@ -46,7 +47,7 @@ def text(root: Path, name: str) -> str:
 def command(player: str, word: str, when: str = "Wed, 02 Dec 2026 10:00:00 +0000", body: str = "") -> bytes:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = f"{player} <{player}@example.org>", "gm@example.org", word
-    message["Date"], message["Message-ID"] = when, f"<{word}.{player}.{abs(hash((word, when))) % 10**9}@example.org>"
+    message["Date"], message["Message-ID"] = when, f"<{word.split()[0]}.{player}.{hashlib.sha256(repr((word, when, body)).encode()).hexdigest()[:12]}@example.org>"
     message.set_content(body or f"{word}\n")
     return bytes(message)
 
