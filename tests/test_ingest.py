@@ -292,7 +292,7 @@ def test_without_passwords_the_registered_address_decides(tmp_path: Path) -> Non
 
 
 def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    adjudicate(campaign, nmr=True)
+    adjudicate(campaign, nmr=True, now=NOW, at=NOW)  # the moment the turn records (the judge's), which the late reply names
     late = mail("tony@example.org", attachment=order_text(campaign, "tony", []), message_id="<late@x>")
     source = maildir(tmp_path, [late])
     with locked(campaign):
@@ -301,7 +301,7 @@ def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: P
     assert not (campaign / "mail").exists()
     assert main(["ingest", str(campaign), str(source)]) == 0
     out = capsys.readouterr().out
-    assert "rejected" in out and "late: turn 1 was adjudicated on " in out and "; the pending turn is 2" in out  # late, not a wrong turn number
+    assert "rejected" in out and "late: turn 1 was adjudicated on Tuesday 1 December 2026, 12:00 UTC (UTC)" in out and "; the pending turn is 2" in out  # late, not a wrong turn number
     assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
     assert (campaign / "turn-001" / "manifest.json").is_file()
     assert load_index(campaign)[0].status == "rejected"

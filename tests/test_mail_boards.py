@@ -8,7 +8,7 @@ from pathlib import Path
 
 from adjudicator.campaign.demo import play
 from adjudicator.campaign.folder import Campaign, dump_yaml, read_yaml
-from adjudicator.mail import compose
+from adjudicator.mail import reportmail
 from adjudicator.mail.boards import board_png
 
 
@@ -21,9 +21,9 @@ def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
         seat["email"] = f"{seat['id']}@example.org"
     (root / "campaign.yaml").write_bytes(dump_yaml(config))
     campaign = Campaign.open(root)
-    files, notes = compose.report_messages(campaign, 2)
+    files, notes = reportmail.report_messages(campaign, 2)
     assert notes == []
-    assert compose.report_messages(campaign, 2)[0] == files, "the same mails, byte for byte, on every build"
+    assert reportmail.report_messages(campaign, 2)[0] == files, "the same mails, byte for byte, on every build"
     state = campaign.state(2)
     for player in [*state["players"], None]:
         message = email.message_from_bytes(files[f"turn-002/report-{player or 'public'}.eml"], policy=email.policy.default)

@@ -62,9 +62,9 @@ def test_a_previewed_turn_goes_to_the_gm_only_until_released(tmp_path: Path, cap
 
     code, out = pbem(capsys, "status", root)
     assert code == 0 and "Turn 1 is held for your preview" in out
-    code, out = pbem(capsys, "release", root)
+    code, out = pbem(capsys, "release", root, "--now", "2026-12-20T12:01+00:00")
     assert code == 0 and "Turn 1 is released" in out
-    code, out = pbem(capsys, "release", root)
+    code, out = pbem(capsys, "release", root, "--now", "2026-12-20T12:02+00:00")
     assert code == 1 and "already released" in out
     code, out = pbem(capsys, "run", root, "--now", "2026-12-20T12:05+00:00")
     assert code == 0, out

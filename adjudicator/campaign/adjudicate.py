@@ -81,7 +81,9 @@ def _opened(root: Path) -> tuple[Campaign, int, State]:
     return campaign, last, state
 
 
-def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1, now: dt.datetime | None = None) -> tuple[Outcome, atomic.Staged]:
+def _staged_turn(
+    root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1, now: dt.datetime | None = None, at: dt.datetime | None = None
+) -> tuple[Outcome, atomic.Staged]:
     """Settle the pending turn and build its folder beside the old one; the caller holds the
     lock, makes the folder durable and swaps it in. Raises Refused when it cannot be done.
 
@@ -114,7 +116,7 @@ def _staged_turn(root: Path, nmr: bool, renderer: Renderer | None, jobs: int = 1
         raise CampaignError(f"{campaign.root}: the seed is missing (gm/seed.yaml); the turn cannot be drawn")
     renderer = renderer or Renderer.for_campaign(game.id, campaign.root, campaign.site_base_url)
     try:
-        output = turn(read, verdict, seed, renderer, jobs, now=now)
+        output = turn(read, verdict, seed, renderer, jobs, now=now, at=at)
     except Exception as exc:
         if not from_template(exc):
             raise
@@ -159,11 +161,16 @@ def _require_campaign(root: Path) -> None:
         Campaign.open(root)  # raises CampaignError in words
 
 
-def adjudicate(root: Path, *, nmr: bool = False, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None) -> Outcome:
+def adjudicate(
+    root: Path, *, nmr: bool = False, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None, at: dt.datetime | None = None
+) -> Outcome:
     """Adjudicate the pending turn; raise Refused (nothing written) when it cannot be done.
     `jobs` processes share the reading and the reports of a large campaign; `now` is the moment
-    of adjudication (a schedule counting `from: adjudication` records the next deadline from it)."""
-    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer, jobs, now)
+    of adjudication (a schedule counting `from: adjudication` records the next deadline from it); `at`,
+    the moment the turn records as its own (adjudicated.json): the judge's tick gives its `now`, which
+    its mail tells players; a command run by hand records none, so that running it again after a kill
+    writes the very same bytes."""
+    [(_, result)] = _adjudicate_group([Path(root)], nmr, renderer, jobs, now, at)
     if not isinstance(result, Outcome):
         raise result
     return result
@@ -218,7 +225,7 @@ def _group_in_worker(group: list[Path], nmr: bool, now: dt.datetime | None = Non
 
 
 def _adjudicate_group(
-    group: list[Path], nmr: bool, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None
+    group: list[Path], nmr: bool, renderer: Renderer | None = None, jobs: int = 1, now: dt.datetime | None = None, at: dt.datetime | None = None
 ) -> list[tuple[Path, Result]]:
     results: list[tuple[Path, Result]] = []
     staged: list[tuple[int, atomic.Staged]] = []  # (index in results, the built turn)
@@ -228,7 +235,7 @@ def _adjudicate_group(
                 try:
                     _require_campaign(root)
                     locks.enter_context(atomic.locked(root))
-                    outcome, built = _staged_turn(root, nmr, renderer, jobs, now)
+                    outcome, built = _staged_turn(root, nmr, renderer, jobs, now, at)
                 except (Refused, atomic.Busy, CampaignError, OSError) as exc:
                     results.append((root, exc))
                     continue

@@ -9,7 +9,7 @@ cannot pass for a clean one:
 - After the last replayed turn L, the only turn folder allowed is the pending
   turn, turn L+1, and only while the game is not over. The pending turn is told
   apart by what it holds: nothing that an adjudication writes (manifest.json,
-  state.json, results.json, deadline.json, reports/), only what waits for the
+  state.json, results.json, deadline.json, adjudicated.json, reports/), only what waits for the
   adjudication (orders/, and seats.yaml from `pbem replace`). A turn L+1 that
   holds any of the adjudication's files has been cut off (its manifest is gone).
 - Any turn folder after turn L+1 (a gap in the numbering, or a turn after the

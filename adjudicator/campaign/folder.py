@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import unicodedata
@@ -37,7 +38,14 @@ DEADLINE_FILE = "deadline.json"
 the turn, recorded so that a later change of the schedule (an extension) never changes what
 an old report said."""
 
-ADJUDICATION_FILES = ("manifest.json", "state.json", "results.json", DEADLINE_FILE, "reports")
+ADJUDICATED_FILE = "adjudicated.json"
+"""The moment the judge's tick adjudicated the turn (`{"at": ISO 8601 in UTC}`), its `now` (the clock
+seam, `--now`): an input of the turn, so that a replay needs no clock. Read where the judge's mail must
+say when the turn happened (a late order's reply, the report's mail to the player whose orders settled
+it, the time a preview was held). A turn adjudicated by hand (`pbem adjudicate`) records none: run
+again after a kill, it must write the very same bytes."""
+
+ADJUDICATION_FILES = ("manifest.json", "state.json", "results.json", DEADLINE_FILE, ADJUDICATED_FILE, "reports")
 """What an adjudicated turn folder holds and a pending one never does."""
 
 
@@ -532,6 +540,19 @@ class Campaign:
 
     def is_adjudicated(self, turn: int) -> bool:
         return (self.turn_dir(turn) / "manifest.json").is_file()
+
+    def adjudicated_at(self, turn: int) -> dt.datetime | None:
+        """The moment turn `turn` was adjudicated, as it recorded it (ADJUDICATED_FILE); None when it has none."""
+        path = self.turn_dir(turn) / ADJUDICATED_FILE
+        if not self.is_adjudicated(turn) or not path.is_file():
+            return None
+        try:
+            at = dt.datetime.fromisoformat(json.loads(path.read_bytes())["at"])
+        except (ValueError, KeyError, TypeError):
+            raise damaged(path, "not the moment of an adjudication ({\"at\": an ISO 8601 time})") from None
+        if at.tzinfo is None:
+            raise damaged(path, "the moment has no UTC offset")
+        return at
 
     @property
     def last_turn(self) -> int:

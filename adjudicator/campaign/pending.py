@@ -238,6 +238,15 @@ class Pending:
         return player in self.roster.due
 
     @cached_property
+    def due_seats(self) -> list[str]:
+        """The seats due this turn, in seat order (none once the game is over): the list every reporter names."""
+        return [] if self.over else self.game.due(self.state)
+
+    def plays(self, seat: str) -> bool:
+        """Whether the stand-in writes this due seat's orders: it covers the seat, which has no file of its own."""
+        return seat in self.covered and seat not in self.sorted_files[0]
+
+    @cached_property
     def sorted_files(self) -> tuple[dict[str, str], dict[str, str]]:
         """Due seat -> its order file's name, and every other entry of orders/ -> why it is not read."""
         by_player, ignored = sort_order_files(self.folder.orders, self.roster)
@@ -393,6 +402,17 @@ class Verdict:
         )
 
 
+def standing(submission: Submission, played: bool) -> str:
+    """One due seat in one word, as every reporter says it (`pbem status`, the mail's `status`):
+    `stand-in` (`played`: the stand-in writes its orders), `missing`, `rejected` (a file the turn will
+    not read: it waits as for none), or `valid`."""
+    if played:
+        return "stand-in"
+    if submission.status == "missing":
+        return "missing"
+    return "rejected" if submission.nmr else "valid"
+
+
 def sort_order_files(names: Iterable[str], roster: Roster) -> tuple[dict[str, str], dict[str, str]]:
     """Whose file each name of the orders folder is: player -> file name, and every other
     file -> why it is not read, with the name that would be. A file from a player with
@@ -428,8 +448,8 @@ def check(pending: Pending, jobs: int = 1) -> Verdict:
     if pending.over:
         return Verdict({}, {}, {}, {}, frozenset(), {})
     by_player, ignored = pending.sorted_files
-    due = pending.game.due(pending.state)
+    due = pending.due_seats
     submissions = dict(zip(due, parallel.ordered_map(pending.submission, due, processes(jobs, len(due)))))
-    played_by_standin = {p: d for p, d in pending.covered.items() if p not in by_player}
+    played_by_standin = {p: d for p, d in pending.covered.items() if pending.plays(p)}
     filed = {name: found for name, data in folder.orders.items() if (found := pending.campaign.as_filed(pending.number, name, data)) is not None}
     return Verdict(submissions, dict(by_player), dict(ignored), played_by_standin, frozenset(pending.covered), dict(folder.orders), folder.standins, filed or None)

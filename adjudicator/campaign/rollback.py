@@ -1,6 +1,7 @@
 """The GM's safety net (design 16): release a previewed turn, or take an unreleased one back.
 
     CAMPAIGN/gm/released.yaml              {turn: N}: `pbem release` let turns up to N go to the players
+                                           (with `move:` while the deadline it moves is being written)
     CAMPAIGN/gm/rolled-back/turn-NNN[.K]/  a turn taken back by `pbem rollback`, exactly as it was
                                            committed (its manifest, reports, orders, stand-in record);
                                            the K-th rollback of the same turn gets `.K`
@@ -10,6 +11,13 @@ A turn is released once `pbem release` has marked it, or once its reports were b
 players (mail/outbox/turn-NNN/report-*.eml, by the judge or `pbem mail`): then players may have
 read it, and it is never taken back. The judge with `judge: preview: true` builds no report for a
 turn that is not released (judge/preview.py).
+
+A turn held for the preview stops the clock of the turn after: `pbem release` moves that turn's
+deadline later by the time the turn was held (from the moment the turn recorded, adjudicated.json,
+to the release), so a fixed schedule loses none of the players' time, and the mail that carries the
+released reports gives the new deadline (mail/reportmail.py). The move is written to
+gm/released.yaml first (the release's commit point), then to campaign.yaml as `pbem deadline`
+writes it, then dropped from released.yaml; `finish` completes a move a kill cut.
 
 A rollback makes turn N pending again: its players' own order files (not the ones the stand-in
 wrote; it plays again at the next adjudication) and its seats.yaml go back to turn-NNN/orders/.
@@ -22,14 +30,16 @@ campaign's chain ends with turn N-1, as it did before turn N was adjudicated.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..common import atomic
-from . import pending, standins
+from . import pending, schedule, standins
 from .folder import Campaign, CampaignError, dump_yaml, read_yaml, turn_name
 
 RELEASED = Path("gm") / "released.yaml"
@@ -75,8 +85,16 @@ def withheld(campaign: Campaign, turn: int) -> bool:
     return isinstance(judge, dict) and judge.get("preview") is True and turn > 0 and not is_released(campaign.root, turn)
 
 
-def release(root: Path) -> int:
-    """Mark every adjudicated turn released; the turn released. The caller holds the campaign lock."""
+@dataclass(frozen=True)
+class Released:
+    turn: int
+    moved: schedule.Change | None = None
+    """The deadline of the turn after, moved by the time the turn was held; None when none moved."""
+
+
+def release(root: Path, now: dt.datetime) -> Released:
+    """Mark every adjudicated turn released at the moment `now`; the turn after's deadline moves by the
+    time the last turn was held. The caller holds the campaign lock."""
     finish(root)
     campaign = Campaign.open(root)
     last = campaign.last_turn
@@ -84,10 +102,42 @@ def release(root: Path) -> int:
         raise RollbackError(f"{root}: no turn has been adjudicated yet; there is nothing to release")
     if is_released(root, last):
         raise RollbackError(f"{root}: turn {last} is already released; there is nothing to release")
+    mark: dict[str, Any] = {"turn": last}
+    move = _after_the_hold(campaign, last, now) if withheld(campaign, last) else None
+    if move is not None:
+        mark["move"] = {"turn": last + 1, "to": schedule.minute(move)}
     path = root / RELEASED
     path.parent.mkdir(mode=0o700, exist_ok=True)
-    atomic.write_file(path, dump_yaml({"turn": last}))
-    return last
+    atomic.write_file(path, dump_yaml(mark))
+    return Released(last, _move_deadline(root))
+
+
+def _after_the_hold(campaign: Campaign, turn: int, now: dt.datetime) -> dt.datetime | None:
+    """The deadline of the turn after `turn`, later by the time `turn` was held (whole minutes, rounded
+    up: the players lose none of it); None when there is nothing to move."""
+    at = campaign.adjudicated_at(turn)
+    due = schedule.of_campaign(campaign, turn + 1) if not campaign.over else None
+    if at is None or due is None or now <= at:
+        return None
+    held = dt.timedelta(minutes=-(-(now - at) // dt.timedelta(minutes=1)))
+    return (due.at.astimezone(dt.UTC) + held).astimezone(due.at.tzinfo)  # time held, not wall-clock time
+
+
+def _move_deadline(root: Path) -> schedule.Change | None:
+    """Write the deadline a release decided (released.yaml's `move:`) into campaign.yaml, then drop it."""
+    path = root / RELEASED
+    data = read_yaml(path) if path.is_file() else None
+    move = data.get("move") if isinstance(data, dict) else None
+    if not isinstance(move, dict):
+        return None
+    campaign = Campaign.open(root)
+    turn = int(move["turn"])
+    current = schedule.of_campaign(campaign, turn)
+    plan = campaign.schedule or {}
+    target = schedule.local_moment(plan, str(move["to"]), str(path))
+    change = schedule.write_deadline(campaign, turn, target, current)
+    atomic.write_file(path, dump_yaml({"turn": data["turn"]}))
+    return change
 
 
 @dataclass(frozen=True)
@@ -179,7 +229,10 @@ def _move_into(source: Path, target: Path) -> None:
 def finish(root: Path) -> None:
     """Complete a rollback a kill cut after its commit point, or undo one cut before it. Every
     state on the way is a campaign that reads: before the commit the turn after's folder is only
-    missing (its files wait in the staged folder), after it turn N is pending with no folder yet."""
+    missing (its files wait in the staged folder), after it turn N is pending with no folder yet.
+    Complete the deadline move of a release a kill cut (`release`)."""
+    if (root / RELEASED).is_file():
+        _move_deadline(root)
     for staged in sorted(root.glob(".turn-*.rollback")):
         turn_folder = root / staged.name[1 : -len(".rollback")]
         after = root / turn_name(int(turn_folder.name.split("-")[1]) + 1)

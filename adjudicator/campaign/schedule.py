@@ -122,7 +122,8 @@ def local_text(plan: dict[str, Any] | None, at: dt.datetime) -> str:
     return Deadline(0, at.astimezone(zone), name).text
 
 
-def _minute(at: dt.datetime) -> str:
+def minute(at: dt.datetime) -> str:
+    """A moment as campaign.yaml writes one (`2026-12-01 20:00`), in the moment's own zone."""
     return f"{at:%Y-%m-%d %H:%M}"
 
 
@@ -140,7 +141,7 @@ def _wall(wall: dt.datetime, zone: ZoneInfo, where: str | None = None, value: An
     gap = _span(real.utcoffset() - before.utcoffset())  # type: ignore[operator]
     raise ScheduleError(
         f"{where}: '{value}' does not exist in {zone.key}: the clocks go forward {gap} on that day and skip it; "
-        f"write {_minute(real)} or {_minute(before)} instead"
+        f"write {minute(real)} or {minute(before)} instead"
     )
 
 
@@ -162,6 +163,11 @@ def _local(value: Any, zone: ZoneInfo, where: str) -> dt.datetime:
     except ValueError as exc:
         raise ScheduleError(f"{where}: '{value}' is not a real time ({exc})") from None
     return _wall(wall, zone, where, value)
+
+
+def local_moment(plan: dict[str, Any], value: str, where: str = "schedule") -> dt.datetime:
+    """A time as campaign.yaml writes one (`2026-12-01 20:00`), read in the schedule's zone."""
+    return _local(value, _zone(plan)[1], where)
 
 
 def duration(value: Any, where: str = "schedule.every") -> dt.timedelta:
@@ -270,8 +276,8 @@ def _in_order(rules: _Rules, turn: int, at: dt.datetime) -> None:
     assert earlier is not None
     if at <= earlier:
         raise ScheduleError(
-            f"{_source(rules, turn)}: turn {turn}'s deadline, {_minute(at)} {at.tzname()}, is not later than turn {before}'s, "
-            f"{_minute(earlier)} {earlier.tzname()} (from {_source(rules, before)}); each turn's deadline must be later than the one before"
+            f"{_source(rules, turn)}: turn {turn}'s deadline, {minute(at)} {at.tzname()}, is not later than turn {before}'s, "
+            f"{minute(earlier)} {earlier.tzname()} (from {_source(rules, before)}); each turn's deadline must be later than the one before"
         )
 
 
@@ -397,7 +403,7 @@ def write_deadline(campaign: Any, turn: int, new_at: dt.datetime, current: Deadl
 
     plan = dict(campaign.schedule or {})
     deadlines = {key: value for key, value in (plan.get("deadlines") or {}).items() if _turn(key) != turn}
-    deadlines[turn] = _minute(new_at)
+    deadlines[turn] = minute(new_at)
     plan["deadlines"] = dict(sorted(deadlines.items(), key=lambda item: _turn(item[0])))
     config = {**campaign.config, "schedule": plan}
     changed = of_campaign(Campaign(campaign.root, config, campaign.game), turn)  # the whole schedule, checked with it

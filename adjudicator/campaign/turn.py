@@ -24,7 +24,7 @@ from ..games.base import Event, Game, Seat, State, visible
 from ..publish.bbcode import to_bbcode
 from ..publish.render import Renderer
 from . import schedule, standins
-from .folder import DEADLINE_FILE, Campaign, dump_json
+from .folder import ADJUDICATED_FILE, DEADLINE_FILE, Campaign, dump_json
 from .pending import SEATS_FILE, Pending, Verdict
 from .pending import processes as processes_for
 from .pipeline import Submission, resolve
@@ -76,6 +76,15 @@ def next_deadline(campaign: Campaign, turn_number: int, over: bool, now: dt.date
     except schedule.ScheduleError as exc:
         raise schedule.ScheduleError(f"{campaign.root / 'campaign.yaml'}: {exc}") from None
     return dump_json(found.to_json()) if found else None
+
+
+def moment_record(campaign: Campaign, turn_number: int, at: dt.datetime | None) -> bytes | None:
+    """ADJUDICATED_FILE: as the adjudicated turn recorded it, or the moment `at` for a turn being
+    adjudicated (None without one). Only mail and the GM's commands read it; no report does."""
+    if campaign.is_adjudicated(turn_number):
+        path = campaign.turn_dir(turn_number) / ADJUDICATED_FILE
+        return path.read_bytes() if path.is_file() else None
+    return dump_json({"at": at.astimezone(dt.UTC).isoformat()}) if at is not None else None
 
 
 class VisibleEvents(Sequence[Event]):
@@ -211,13 +220,16 @@ def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Rend
     return TurnOutput(0, files, state, {}, [], [])
 
 
-def turn(pending: Pending, verdict: Verdict, seed: str, renderer: Renderer, jobs: int = 1, now: dt.datetime | None = None) -> TurnOutput:
+def turn(
+    pending: Pending, verdict: Verdict, seed: str, renderer: Renderer, jobs: int = 1, now: dt.datetime | None = None, at: dt.datetime | None = None
+) -> TurnOutput:
     """Add NMR defaults, resolve and render the checked pending turn: the whole turn as bytes.
 
     `verdict` is `pending.check`'s answer, with the stand-ins' files once they have played; `jobs`
     processes share the reports of a large campaign. `now` is the moment of adjudication; only a
     schedule counting `from: adjudication` reads it, and the deadline it gives is recorded in the
-    turn (deadline.json), so a replay needs none.
+    turn (deadline.json), so a replay needs none. `at`, when given, is recorded as the turn's own
+    moment (adjudicated.json); no output depends on it.
     """
     campaign, game, number, state = pending.campaign, pending.game, pending.number, pending.state
     rng = Rng(seed, number)
@@ -239,6 +251,9 @@ def turn(pending: Pending, verdict: Verdict, seed: str, renderer: Renderer, jobs
     inputs = {f"orders/{name}": data for name, data in verdict.orders.items()}
     if deadline is not None:
         inputs[DEADLINE_FILE] = deadline
+    moment = moment_record(campaign, number, at)
+    if moment is not None:
+        inputs[ADJUDICATED_FILE] = moment
     if pending.folder.seats is not None:
         inputs[SEATS_FILE] = pending.folder.seats
     if verdict.record is not None:

@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if len(set(dirs)) == 1:
             _show(ingest(dirs[0], sources, now=now))
+            _hand_on(dirs[0])
             return 0
         for source in sources:
             check_source(source)
@@ -50,9 +51,25 @@ def run(args: argparse.Namespace) -> int:
                 _show(ingest(root, [box], now=now))
             else:
                 console().print("0 new messages.")
+            _hand_on(root)
     except NotASource as exc:
         raise Failure(str(exc)) from None
     return 0
+
+
+def _hand_on(root: Path) -> None:
+    """A seat resigned by mail goes to the first on the waiting list at once, whichever route filed the
+    resignation (judge/seats.py, as `pbem run` does after its ingest); the GM's next digest tells it."""
+    from rich.markup import escape
+
+    from ..judge import seats
+    from ..judge.run import keep_facts
+
+    facts = seats.settle(root)
+    for fact in facts:
+        console().print(f"  [cyan]seat[/]       {escape(fact)}")
+    if not keep_facts(root, facts):
+        console().print("  [yellow]note:[/] pbem run is ticking this campaign: its digest will not repeat this")
 
 
 def _show(result: IngestResult) -> None:

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from ..common import atomic, clock
     from ..judge.letters import welcome_messages
     from ..judge.settings import read_settings
-    from ..mail import compose, deliver
+    from ..mail import compose, deliver, reportmail
 
     smtp = smtp_server(args)
     root = Path(args.dir)
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 files, notes = welcome_messages(campaign, read_settings(campaign).mail_passwords)
             else:
                 turn = campaign.last_turn if args.turn is None else args.turn
-                files, notes = compose.report_messages(campaign, turn)
+                files, notes = reportmail.report_messages(campaign, turn)
         except compose.MailError as exc:
             raise Failure(str(exc)) from None
         except ScheduleError as exc:

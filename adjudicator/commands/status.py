@@ -46,11 +46,12 @@ def run(args: argparse.Namespace) -> int:
     table = Table("player", "orders", "detail")
     for player, sub in verdict.submissions.items():
         who = literal(f"{player} ({names[player]})" if names.get(player, player) != player else player)
-        if player in verdict.standins:
+        word = pending.standing(sub, player in verdict.standins)
+        if word == "stand-in":
             table.add_row(who, "[cyan]stand-in[/]", "the stand-in writes this seat's orders when the turn is adjudicated")
-        elif sub.status == "missing":
+        elif word == "missing":
             table.add_row(who, "[red]missing[/]", "")
-        elif sub.nmr:  # a rejected file is not sent: the turn waits for it as for a missing one
+        elif word == "rejected":  # a rejected file is not sent: the turn waits for it as for a missing one
             table.add_row(who, "[red]rejected[/]", literal(f"{sub.source}: " + "; ".join(f"{p.where}: {p.what}" for p in sub.problems)))
         else:
             void = len(sub.void)
@@ -105,7 +106,7 @@ def _print_json(turn: Any) -> None:
             due = turn.deadline()
         except ScheduleError as exc:
             raise Failure(f"{turn.campaign.root}/campaign.yaml: {exc}") from None
-        document |= {"phase": game.phase(turn.state), "due": game.due(turn.state), "deadline": due.to_json() if due else None,
+        document |= {"phase": game.phase(turn.state), "due": turn.due_seats, "deadline": due.to_json() if due else None,
                      **pending.check(turn).to_json()}
     print(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
 

@@ -1,8 +1,10 @@
 """The one seam through which the program reads the wall clock.
 
-Nothing that reaches a turn's files depends on the clock. The clock decides only
+Nothing a turn's outputs hold depends on the clock. The clock decides only
 whether a deadline or a reminder time has passed, what `status` says of the time
-left, and the Date of a message when it is sent. Only the commands call `now()`;
+left, and the Date of a message when it is sent; the judge's moment is recorded as
+an input of a turn it adjudicates (adjudicated.json, as a `from: adjudication`
+deadline is in deadline.json), so that a replay needs no clock. Only the commands call `now()`;
 every layer below takes the moment as an argument, so a test, or a GM catching up
 after a host was down, gives another moment instead (`--now`).
 """

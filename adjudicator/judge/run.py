@@ -18,7 +18,8 @@ is written after what it records, so a kill between the two repeats the step, wh
 nothing new. A tick at the same moment as the last changes no file and sends nothing.
 
 The moment (`now`) is an argument: it decides only whether a deadline or a reminder time
-has passed, the Date of a sent message, and (with `from: adjudication`) the next deadline.
+has passed, the Date of a sent message, and (with `from: adjudication`) the next deadline;
+a turn the tick adjudicates records it (adjudicated.json), for the mail that tells of it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..campaign import pending, schedule, signup
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
-from ..mail import compose, deliver, fetch, inbox, route
+from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import absences as absence_tick
@@ -95,6 +96,23 @@ def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> No
     if data != before:  # a tick with nothing new writes nothing
         compose.ensure_mail_dir(root)
         atomic.write_file(_record_path(root), data)
+
+
+def keep_facts(root: Path, facts: list[str]) -> bool:
+    """What a command found that the GM's next digest tells (a seat handed on by `pbem ingest`); False
+    when a tick is running, whose record would overwrite them (the command's own output said them)."""
+    if not facts:
+        return True
+    try:
+        with atomic.locked(root, JUDGE_LOCK, "another pbem run"), atomic.locked(root):
+            campaign = Campaign.open(root)
+            if read_settings(campaign).gm_digest:
+                record = _load_record(root, campaign)
+                record["facts"] = [*record.get("facts", []), *facts]
+                _save_record(root, record, None)
+    except atomic.Busy:
+        return False
+    return True
 
 
 # -- who is waited for --------------------------------------------------------------------
@@ -178,11 +196,20 @@ def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tic
     if nmr is None:
         return None
     try:
-        adjudicate(root, nmr=nmr, now=now)
+        adjudicate(root, nmr=nmr, now=now, at=now)  # the turn records the judge's moment: its mail tells it
     except (Refused, CampaignError) as exc:
         return str(exc)
     tick.done.append(words)
     return None
+
+
+def _absences(root: Path, settings: JudgeSettings, record: dict[str, Any], tick: Tick, tell: bool) -> None:
+    """judge: absences: auto: a granted absence that covers the pending deadline moves it (judge/absences.py)."""
+    with atomic.locked(root):
+        moved = absence_tick.apply(root, tell)
+    tick.done.extend(moved)
+    if moved and settings.gm_digest:
+        record["facts"] = [*record.get("facts", []), *moved]
 
 
 def _bounces(campaign: Campaign, entries: list[Any]) -> dict[str, bytes]:
@@ -220,7 +247,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     last = campaign.last_turn
     hold = preview.held(campaign, settings.preview, record["reported"])
     for turn in range(record["reported"] + 1, last + 1 if hold is None else hold):
-        files, said = compose.report_messages(campaign, turn)
+        files, said = reportmail.report_messages(campaign, turn)
         built.update(files)
         notes += said
         built.update(observers.report_messages(campaign, turn))  # `observe`: the public report, nothing private
@@ -322,12 +349,11 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
         record["facts"] = [*record.get("facts", []), *facts]
-    with atomic.locked(root):  # judge: absences: auto: a granted absence that covers the deadline moves it
-        moved = absence_tick.apply(root)
-    result.done.extend(moved)
-    if moved and settings.gm_digest:
-        record["facts"] = [*record.get("facts", []), *moved]
+    _absences(root, settings, record, result, tell=True)
+    settled = Campaign.open(root).last_turn
     refusal = _adjudicate(root, settings, now, result, record["reported"])
+    if Campaign.open(root).last_turn != settled:  # the new turn's deadline moves in this tick, not the next
+        _absences(root, settings, record, result, tell=False)
     with atomic.locked(root):
         _build_mail(root, settings, now, record, refusal, arrived, result)
         _save_record(root, record, before)

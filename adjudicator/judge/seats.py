@@ -4,7 +4,8 @@
                    signup: takeovers: [{seat, name, email}]   `takeover SEAT` asked by mail (mail/signup.py)
                    signup: waiting: [...]               who takes the next vacant seat
 
-On each tick, after the mail is read, the judge:
+After the mail is read, by every route that files a resignation (the judge's tick, and `pbem ingest`
+alone, which then leaves the facts to the GM's next digest), the judge:
 
 1. hands each seat whose player resigned to the first on the waiting list, at once, as `pbem replace`
    does (history kept, a new password for the new player, mailed to them alone); with nobody waiting,
@@ -93,7 +94,7 @@ def open_seats(campaign: Campaign) -> set[str]:
 def settle(root: Path) -> list[str]:
     """Hand resigned seats on and do the takeovers asked for; the facts for the GM. Called without the lock."""
     campaign = Campaign.open(root)
-    if signup.KEY not in campaign.config or campaign.over:
+    if signup.KEY not in campaign.config or signup.is_open(campaign) or campaign.over:
         return []
     facts: list[str] = []
     for seat in sorted(signup.vacant(campaign)):

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
-from ..campaign.pending import OnPending, Pending
+from ..campaign.pending import OnPending, Pending, standing
 from ..campaign.pipeline import Submission
 from ..common.resources import resource_dir, resource_path
 from ..publish.render import Renderer
@@ -60,7 +60,7 @@ def _deadline(desk: Desk) -> list[str]:
     if desk.over:  # after the last turn no message names a later turn or a deadline
         return []
     try:
-        due = schedule.deadline(desk.campaign.schedule, desk.pending)
+        due = desk.turn.deadline()  # as `pbem status` reads it: the turns settled, the deadlines they recorded
     except schedule.ScheduleError:
         return ["Deadline: the GM's schedule cannot be read just now."]
     if due is None:
@@ -150,16 +150,19 @@ def status_reply(desk: Desk, seat: str) -> str:
     else:
         lines.append(f"Turn {desk.pending}, phase {game.phase(desk.state)}.")
         lines += _deadline(desk)
-        due = game.due(desk.state)
-        lines.append(f"Due this turn: {', '.join(desk.name(p) for p in due)}.")
-        sub = desk.turn.submission(seat) if seat in due else None
+        turn = desk.turn
+        # Who the stand-in plays is said only where the rules make an NMR public, as in the reports (docs/standins.md).
+        shown = [desk.name(p) + (" (the stand-in plays this seat)" if game.nmr_public and turn.plays(p) else "") for p in turn.due_seats]
+        lines.append(f"Due this turn: {', '.join(shown)}.")
+        sub = turn.submission(seat) if turn.due(seat) else None
+        word = standing(sub, turn.plays(seat)) if sub is not None else None
         if sub is None:
             lines.append("You have nothing to order this turn.")
-        elif sub.status == "missing" and seat in desk.turn.covered:
+        elif word == "stand-in":
             lines.append(f"Your orders for turn {desk.pending}: none filed; the stand-in plays your seat unless you send orders.")
-        elif sub.status == "missing":
+        elif word == "missing":
             lines.append(f"Your orders for turn {desk.pending}: none filed yet.")
-        elif sub.nmr:
+        elif word == "rejected":
             lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
         else:
             void = f", {len(sub.void)} of them void" if sub.void else ""
@@ -178,7 +181,7 @@ def orders_reply(desk: Desk, seat: str) -> str:
     lines = [f"{desk.title}: orders filed for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
         lines.append("The game is over: no orders are due.")
-    elif seat not in desk.campaign.game.due(desk.state):
+    elif not desk.turn.due(seat):
         lines.append(f"You have nothing to order in turn {desk.pending}.")
     elif (sub := desk.turn.submission(seat)).status == "missing":
         lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received).")

@@ -1,6 +1,6 @@
 """Outgoing mail, built: RFC 5322 messages written into the campaign's outbox.
 
-    CAMPAIGN/mail/outbox/turn-NNN/report-<player>.eml   a player's report of turn NNN
+    CAMPAIGN/mail/outbox/turn-NNN/report-<player>.eml   a player's report of turn NNN (mail/reportmail.py)
     CAMPAIGN/mail/outbox/turn-NNN/report-public.eml     the public report of turn NNN
     CAMPAIGN/mail/outbox/turn-NNN/ack-<seq>.eml         an acknowledgement written by pbem ingest
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>.eml   a reminder for the orders of turn NNN
@@ -33,8 +33,6 @@ from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
-from ..publish.render import markdown_plain
-from . import boards
 
 POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
 
@@ -323,29 +321,13 @@ def reply_subject(campaign: Campaign, pending: int, over: bool, what: str) -> st
     return f"[{campaign.config.get('name')}] " + ("" if over else f"turn {pending}: ") + what
 
 
-# -- reports --------------------------------------------------------------------------
+# -- reports ---------------------------------------------------------------------------
 
 
-def _subject(campaign: Campaign, turn: int, what: str) -> str:
-    when = "opening" if turn == 0 else f"turn {turn}"
-    return f"[{campaign.config.get('name')}] {campaign.game.title}, {when}: {what}"
-
-
-def _recipient(campaign: Campaign, player: str, turn: int, names: dict[str, str]) -> tuple[str, str | None]:
+def recipient(campaign: Campaign, player: str, turn: int, names: dict[str, str]) -> tuple[str, str | None]:
     """(name, address) of whoever holds the seat for `turn`; the address is None when campaign.yaml has none."""
     holder = campaign.holder(player, turn) or {}
     return str(holder.get("name") or names.get(player, player)), campaign.email(player, turn)
-
-
-def _handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> str:
-    """A first paragraph for a report that reaches a new player of the seat (`pbem replace`): the
-    report was written for whoever played the turn, and its narrative is theirs."""
-    written_for, reader = campaign.holder(seat, max(turn, 1)), campaign.holder(seat, holder_turn)
-    if not written_for or not reader or written_for.get("from") == reader.get("from"):
-        return ""
-    return (f"You take over the seat {seat} from {written_for.get('name')} from turn {holder_turn} on. This report of "
-            f"{'the opening' if turn == 0 else f'turn {turn}'} was written for {written_for.get('name')}: what it says they "
-            "did (or failed to do) was theirs. Its order form is yours.\n\n")
 
 
 def attach_view(message: EmailMessage, campaign: Campaign, turn: int, player: str) -> None:
@@ -357,64 +339,6 @@ def attach_view(message: EmailMessage, campaign: Campaign, turn: int, player: st
     message.add_attachment(view, maintype="application", subtype="json", filename=viewfile.file_name(campaign, turn, player))
     # The boundary is made from what it separates ("=_" occurs in neither quoted-printable nor base64 text).
     message.set_boundary(f"=_pbem.{hashlib.sha256(message['Message-ID'].encode() + view).hexdigest()[:32]}")
-
-
-def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
-    """One message per player with an address, and one for the public report: (outbox files, notes for the GM).
-
-    A player's report goes to whoever holds the seat for the next turn, who acts on
-    its order form (after `pbem replace`, the new player gets the latest report).
-    """
-    if not campaign.is_adjudicated(turn):
-        raise MailError(f"turn {turn} of {campaign.root} has not been adjudicated; there is no report to mail")
-    reports = campaign.turn_dir(turn) / "reports"
-    state = campaign.state(turn)
-    names = state.get("names", {})
-    over = campaign.game.is_over(state)
-    files: dict[str, bytes] = {}
-    notes: list[str] = []
-    folder = turn_name(turn)
-    for player in state["players"]:
-        path = reports / f"{player}.txt"
-        if not path.is_file():
-            notes.append(f"{player}: no plain-text report {path}")
-            continue
-        holder_turn = turn if over else turn + 1
-        name, address = _recipient(campaign, player, holder_turn, names)
-        if not address:
-            notes.append(f"{player}: no email in campaign.yaml; send {path} yourself")
-            continue
-        try:
-            message = make_message(
-                campaign,
-                kind=f"report-{player}",
-                turn=turn,
-                to=[(name, address)],
-                subject=_subject(campaign, turn, f"report for {name}"),
-                body=_handed_over(campaign, player, turn, holder_turn) + path.read_text(encoding="utf-8"),
-            )
-        except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
-            notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
-            continue
-        seen = campaign.game.view(state, player)  # the board from this player's view alone (design 18)
-        boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
-        attach_view(message, campaign, turn, player)
-        files[f"{folder}/report-{player}.eml"] = to_bytes(message)
-    public = reports / "public.md"
-    if public.is_file():
-        target = str(campaign.config.get("public_email") or gm_address(campaign))
-        message = make_message(
-            campaign,
-            kind="report-public",
-            turn=turn,
-            to=[("", target)],
-            subject=_subject(campaign, turn, "public report"),
-            body=markdown_plain(public.read_text(encoding="utf-8")),  # sent as text/plain: no Markdown escapes
-        )
-        board_view = campaign.game.view(state, None)
-        boards.with_board(message, campaign.game.id, board_view, boards.markdown_html(public.read_text(encoding="utf-8")), f"board-{turn}")
-        files[f"{folder}/report-public.eml"] = to_bytes(message)
-    return files, notes
 
 
 # -- reminders ---------------------------------------------------------------------------
@@ -430,7 +354,7 @@ def reminder_messages(campaign: Campaign, missing: list[str], now: dt.datetime) 
     files: dict[str, bytes] = {}
     notes: list[str] = []
     for player in missing:
-        name, address = _recipient(campaign, player, pending, names)
+        name, address = recipient(campaign, player, pending, names)
         if not address:
             notes.append(f"{player}: missing, but has no email in campaign.yaml")
             continue

@@ -365,11 +365,8 @@ def _late(ctx: _Context, document: Any) -> str | None:
     named = document.get("turn") if isinstance(document, dict) else None
     if isinstance(named, bool) or not isinstance(named, int) or not 0 < named < ctx.pending or not ctx.campaign.is_adjudicated(named):
         return None
-    manifest = ctx.campaign.turn_dir(named) / "manifest.json"
-    try:  # the moment the turn was committed: its manifest is written last, by the atomic swap
-        when = " on " + schedule.local_text(ctx.campaign.schedule, dt.datetime.fromtimestamp(manifest.stat().st_mtime, dt.UTC))
-    except OSError:
-        when = ""
+    at = ctx.campaign.adjudicated_at(named)  # as the turn recorded it (the judge's `now`), never a file's time
+    when = " on " + schedule.local_text(ctx.campaign.schedule, at) if at is not None else ""
     return f"late: turn {named} was adjudicated{when}; the pending turn is {ctx.pending}"
 
 

@@ -1,0 +1,249 @@
+"""The turn's moments told truly (issues 24 and 27): when a turn was adjudicated, what the player whose
+orders settled it is told, deadlines that move while a turn is held or a player is away, seats handed on
+by whichever route files a resignation, and mail replies that read the pending turn as `pbem status` does."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import json
+import os
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign
+from adjudicator.cli import main
+from judgekit import append_mbox, campaign, orders, outbox
+
+SPIES = ("tony", "david", "maria")
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def tick(capsys: pytest.CaptureFixture[str], root: Path, now: str) -> str:
+    code, out = pbem(capsys, "run", root, "--now", now)
+    assert code == 0, out
+    return out
+
+
+def text(root: Path, name: str) -> str:
+    """An outbox message's text part, unfolded into one line of words."""
+    message = email.message_from_bytes((root / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)
+    part = message.get_body(("plain",))
+    assert part is not None
+    return " ".join(part.get_content().split())
+
+
+def command(player: str, word: str, when: str = "Wed, 02 Dec 2026 10:00:00 +0000", body: str = "") -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = f"{player} <{player}@example.org>", "gm@example.org", word
+    message["Date"], message["Message-ID"] = when, f"<{word.split()[0]}.{player}.{hashlib.sha256(repr((word, when, body)).encode()).hexdigest()[:12]}@example.org>"
+    message.set_content(body or f"{word}\n")
+    return bytes(message)
+
+
+def test_a_late_order_is_told_the_moment_the_turn_recorded_not_a_file_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Thu, 03 Dec 2026 09:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-03T09:30+00:00")
+    recorded = json.loads((root / "turn-001" / "adjudicated.json").read_bytes())
+    assert recorded == {"at": "2026-12-03T09:30:00+00:00"}
+    os.utime(root / "turn-001" / "manifest.json", (0, 0))  # a copied or restored folder: its file times say nothing
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Sat, 05 Dec 2026 09:00:00 +0000", body="player: tony\nturn: 1\norders: []\n# again\n"))
+    tick(capsys, root, "2026-12-05T10:00+00:00")
+    [late] = [n for n in outbox(root) if n.startswith("turn-002/ack-")]
+    said = text(root, late)
+    assert "late: turn 1 was adjudicated on Thursday 3 December 2026, 10:30 CET (Europe/Berlin); the pending turn is 2" in said, said
+    assert audit(root).divergence is None
+
+
+def test_an_absence_covering_the_new_turns_deadline_moves_it_in_the_tick_that_adjudicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days"})
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))  # turn 2's deadline: 15 December
+    for player in SPIES:
+        append_mbox(mbox, orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    out = tick(capsys, root, "2026-12-01T12:00+00:00")
+    assert "turn 1 adjudicated early" in out and "the deadline of turn 2 moved" in out, out
+    assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-17 00:00"}
+    assert not [n for n in outbox(root) if "/deadline-" in n]  # the report's mail says it: no second letter
+    moved = "The deadline for turn 2 has moved since this report was written: orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
+    for name in ("turn-001/report-tony.eml", "turn-001/report-david.eml", "turn-001/report-public.eml"):
+        said = text(root, name)
+        assert moved in said and "absence" not in said.lower(), said  # whose absence is never said
+    assert "Tuesday 15 December 2026" in (root / "turn-001" / "reports" / "tony.txt").read_text()  # the report as the turn wrote it
+    assert "moved" not in tick(capsys, root, "2026-12-01T12:05+00:00")  # nothing moves twice
+    assert audit(root).divergence is None
+
+
+def test_a_held_turn_stops_the_next_turns_clock_until_it_is_released(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"preview": True})  # weekly: turn 2 is due Tuesday 15 December, 20:00 Berlin
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 08 Dec 2026 09:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-08T10:00+00:00")
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 2, "Tue, 08 Dec 2026 11:00:00 +0000"))
+    # Held past turn 2's deadline: no reminder, no adjudication at that deadline.
+    for now in ("2026-12-15T12:00+01:00", "2026-12-15T21:00+01:00"):
+        assert "adjudicated" not in tick(capsys, root, now)
+    assert not [n for n in outbox(root) if "remind-" in n or "/report-" in n]
+    code, out = pbem(capsys, "release", root, "--now", "2026-12-15T21:30+01:00")  # held 7 days 10 hours 30 minutes
+    assert code == 0 and "from Tuesday 15 December 2026, 20:00 CET (Europe/Berlin) to Wednesday 23 December 2026, 06:30 CET" in out, out
+    assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-23 06:30"}
+    assert yaml.safe_load((root / "gm" / "released.yaml").read_text()) == {"turn": 1}
+    out = tick(capsys, root, "2026-12-15T21:35+01:00")
+    assert "adjudicated" not in out, out
+    told = "orders for turn 2 are now due by Wednesday 23 December 2026, 06:30 CET (Europe/Berlin)."
+    assert all(told in text(root, f"turn-001/report-{p}.eml") for p in SPIES)
+    assert "adjudicated" not in tick(capsys, root, "2026-12-23T06:29+01:00")
+    assert "adjudicated at the deadline, NMR: david, maria" in tick(capsys, root, "2026-12-23T06:30+01:00")
+    assert audit(root).divergence is None
+
+
+def test_a_release_cut_before_its_deadline_is_written_is_finished_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path, judge={"preview": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 08 Dec 2026 09:00:00 +0000"))
+    tick(capsys, root, "2026-12-08T10:00+00:00")
+    # The kill came after the release's decision was written, before campaign.yaml.
+    (root / "gm" / "released.yaml").write_text("turn: 1\nmove: {turn: 2, to: '2026-12-16 20:00'}\n")
+    assert "deadlines" not in yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]
+    for now in ("2026-12-09T10:00+00:00", "2026-12-09T10:05+00:00"):
+        tick(capsys, root, now)
+        assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-16 20:00"}
+    assert yaml.safe_load((root / "gm" / "released.yaml").read_text()) == {"turn": 1}
+    assert pbem(capsys, "release", root)[0] == 1  # released once; nothing moves again
+    assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-16 20:00"}
+
+
+def test_the_last_orders_in_are_acknowledged_by_the_reports_mail(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
+    box, address = smtp
+    root = campaign(tmp_path)
+    send = ["--send", "--smtp", address]
+    for player in ("tony", "david"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00", *send)[0] == 0
+    acked = sorted(rcpt[0] for rcpt, m in box.received if "orders received" in m["Subject"])
+    assert acked == ["david@example.org", "tony@example.org"]
+    append_mbox(tmp_path / "spies.mbox", orders("maria", 1, "Tue, 01 Dec 2026 14:00:00 +0000"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T15:00+00:00", *send)
+    assert code == 0 and "turn 1 adjudicated early" in out, out
+    assert sorted(rcpt[0] for rcpt, m in box.received if "orders received" in m["Subject"]) == acked  # maria's went out of date unsent
+
+    def report(to: str) -> str:
+        [message] = [m for rcpt, m in box.received if rcpt == [to] and "report for" in m["Subject"]]
+        return " ".join(message.get_body(("plain",)).get_content().split())
+
+    said = report("maria@example.org")
+    assert ("Your orders for turn 1 were received and filed (your message dated Tuesday 1 December 2026, 15:00 CET (Europe/Berlin)). "
+            "Every due player had sent orders, so the judge adjudicated turn 1 at once, on Tuesday 1 December 2026, 16:00 CET "
+            "(Europe/Berlin), before their acknowledgement could go out") in said, said
+    assert "were received and filed" not in report("tony@example.org") + report("david@example.org")  # they had theirs
+    # Said from what the campaign recorded: built again later, the mail is the same, byte for byte.
+    from adjudicator.mail.reportmail import report_messages
+
+    files, _ = report_messages(Campaign.open(root), 1)
+    assert files["turn-001/report-maria.eml"] == (root / "mail" / "outbox" / "turn-001" / "report-maria.eml").read_bytes()
+    assert audit(root).divergence is None
+
+
+def test_orders_read_at_the_deadline_in_the_tick_that_settles_the_turn_are_told_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = campaign(tmp_path)
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 08 Dec 2026 18:55:00 +0000"))
+    assert "adjudicated at the deadline, NMR: david, maria" in tick(capsys, root, "2026-12-08T20:05+01:00")
+    said = text(root, "turn-001/report-tony.eml")
+    assert "Its deadline had passed, so the judge adjudicated turn 1 at once, on Tuesday 8 December 2026, 20:05 CET" in said, said
+    assert "were received and filed" not in text(root, "turn-001/report-david.eml")
+
+
+def test_mail_status_reads_the_pending_turn_as_pbem_status_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    counted = {"timezone": "Europe/Berlin", "start": "2026-12-08 20:00", "every": "7 days", "from": "adjudication"}
+    root = campaign(tmp_path, schedule=counted)
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Wed, 02 Dec 2026 09:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-02T10:00+00:00")  # turn 2: due a week after this moment
+    assert pbem(capsys, "standin", root, "maria", "on")[0] == 0
+    append_mbox(tmp_path / "spies.mbox", command("tony", "status", "Wed, 02 Dec 2026 11:00:00 +0000"))
+    append_mbox(tmp_path / "spies.mbox", command("maria", "status", "Wed, 02 Dec 2026 11:00:00 +0000"))
+    tick(capsys, root, "2026-12-02T12:00+00:00")
+    code, out = pbem(capsys, "status", root, "--json")
+    status = json.loads(out)
+    assert status["deadline"]["text"] == "Wednesday 9 December 2026, 11:00 CET (Europe/Berlin)" and status["standins"] == ["maria"]
+    replies = {n: text(root, n) for n in outbox(root) if n.startswith("turn-002/reply-")}
+    tony = next(said for said in replies.values() if "status for Tony" in said)
+    maria = next(said for said in replies.values() if "status for María" in said)
+    for said in (tony, maria):
+        assert f"Deadline for turn 2: {status['deadline']['text']}" in said, said
+    assert "Due this turn: Tony, David, María (the stand-in plays this seat)." in tony, tony
+    assert "none filed; the stand-in plays your seat unless you send orders" in maria
+
+
+def _signup_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path, dict[str, str]]:
+    """A sign-up campaign started by the judge with three seats and dan waiting."""
+    root = tmp_path / "spies"
+    box = tmp_path / "in.mbox"
+    box.touch()
+    assert pbem(capsys, "new", root, "--game", "secrets", "--open", "3", "--gm-email", "gm@example.org")[0] == 0
+    config = yaml.safe_load((root / "campaign.yaml").read_text())
+    config["judge"] = {"inbox": [str(box)]}
+    config["schedule"] = {"timezone": "UTC", "start": "3 days", "every": "7 days"}
+    (root / "campaign.yaml").write_text(yaml.safe_dump(config))
+    for n, who in enumerate(("ann", "bob", "cat", "dan")):
+        append_mbox(box, command(who, f"join {who.title()}", f"Tue, 01 Dec 2026 10:0{n}:00 +0000"))
+    assert "started with 3 players" in tick(capsys, root, "2026-12-01T12:00+00:00")
+    return root, box, yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+
+
+def test_a_resignation_filed_by_pbem_ingest_hands_the_seat_on_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    resign = tmp_path / "resign.mbox"
+    append_mbox(resign, command("bob", "resign", "Tue, 01 Dec 2026 13:00:00 +0000", body=f"resign\npassword: {passwords['bob']}\n"))
+    code, out = pbem(capsys, "ingest", root, resign)
+    assert code == 0 and "seat bob taken by Dan <dan@example.org> from turn 1 (first on the waiting list)" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == []
+    assert len([n for n in outbox(root) if "/seat-bob-" in n]) == 1  # the new holder's letter, with their own password
+    assert pbem(capsys, "ingest", root, resign)[0] == 0  # again: nobody seated twice
+    assert len([n for n in outbox(root) if "/seat-bob-" in n]) == 1 and Campaign.open(root).player("bob")["email"] == "dan@example.org"
+    out = tick(capsys, root, "2026-12-01T13:05+00:00")
+    assert "taken by" not in out
+    digest = next(text(root, n) for n in outbox(root) if "gm-digest" in n and "seat bob taken by Dan" in text(root, n))
+    assert "command 'resign' from bob" in digest
+    assert audit(root).divergence is None
+
+
+def test_a_kill_in_a_handover_by_pbem_ingest_is_finished_by_the_next_route(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.campaign import signup
+    from adjudicator.judge import seats
+
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    resign = tmp_path / "resign.mbox"
+    append_mbox(resign, command("bob", "resign", "Tue, 01 Dec 2026 13:00:00 +0000", body=f"resign\npassword: {passwords['bob']}\n"))
+    real = signup.write_config
+
+    def killed(campaign: Any, updates: dict[str, Any]) -> None:
+        if "waiting" in (updates.get("signup") or {}) and Campaign.open(campaign.root).player("bob").get("email") == "dan@example.org":
+            raise KeyboardInterrupt  # after the seat is handed over, before the waiting list is updated
+        real(campaign, updates)
+
+    monkeypatch.setattr(seats.signup, "write_config", killed)
+    code, out = pbem(capsys, "ingest", root, resign)
+    assert code != 0 and "interrupted" in out, out
+    monkeypatch.setattr(seats.signup, "write_config", real)
+    first = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"]
+    code, out = pbem(capsys, "ingest", root, resign)  # nothing new to read: the handover is finished all the same
+    assert code == 0 and "seat bob taken by Dan" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == [] and signup.vacant(campaign) == {}
+    assert yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"] == first  # not handed over twice
+    assert len([n for n in outbox(root) if "/seat-bob-" in n]) == 1
