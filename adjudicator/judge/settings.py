@@ -94,7 +94,7 @@ def _notify(section: dict[str, Any]) -> tuple[str, ...]:
         why = services.problem(url)
         if why is not None:
             named = f" ({services.shown(url)})" if isinstance(url, str) and "://" in url else ""  # never its path: it holds the token
-            raise JudgeSettingsError(f"judge.notify: entry {number}{named} {why}; nothing is posted until it is fixed")
+            raise JudgeSettingsError(f"judge.notify: entry {number}{named} {why}; the judge leaves the campaign alone until it is fixed")
     return tuple(listed)
 
 
