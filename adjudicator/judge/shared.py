@@ -22,7 +22,7 @@ from ..campaign.folder import Campaign, CampaignError
 from ..common import atomic
 from ..mail import compose, fetch, route
 from . import quiet
-from .settings import read_settings
+from .settings import JudgeSettings, read_settings
 
 
 @dataclass
@@ -34,6 +34,17 @@ class Sharing:
     lines: list[str] = field(default_factory=list)
     """One line per shared source that had something new, or could not be routed."""
     failed: bool = False
+
+
+def read_by_tick(root: Path, settings: JudgeSettings, routed: frozenset[str]) -> list[Path]:
+    """The local sources a campaign's own tick reads (its ingest, and its sign-up commands): those not
+    shared in this run, and mail/inbox/, where what was routed to it or fetched over IMAP is stored."""
+    sources = [s for s in settings.inbox if isinstance(s, Path) and route.source_key(s) not in routed]
+    if any(route.source_key(s) in routed for s in settings.inbox):
+        sources.append(fetch.ensure_inbox(root))
+    elif any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        sources.append(fetch.inbox_dir(root))
+    return sources
 
 
 def _sources(root: Path) -> list[fetch.Source] | None:
@@ -107,7 +118,9 @@ def _route_checked(key: str, members: list[Path], now: dt.datetime, found: tuple
     source, path, fetched, signature = found
     routed = route.route(sharing, [path], now, name=str(source))
     route.remember(sharing[0], key, signature)
-    if not (fetched or routed.answered or routed.strangers or routed.others or any(routed.to.values()) or routed.notes):
+    if routed.listed or routed.answered or routed.held or routed.strangers or routed.others:
+        quiet.forget(sharing[0])  # its routed.jsonl grew: its tick tells the GM in the digest
+    if not (fetched or routed.anything):
         return None
     return f"{source}: {fetched}{routed.words}"
 
