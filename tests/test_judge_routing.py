@@ -353,3 +353,52 @@ def test_a_bounce_in_a_shared_inbox_goes_to_the_campaign_whose_message_bounced(t
     told = email.message_from_bytes((kids / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
     assert "from mailer-daemon@mx.example.org ('Undelivered Mail Returned to Sender') not filed" in told, told
     assert not [name for name in outbox(spies) if "gm-" in name]
+
+
+# -- campaigns sharing a source, ticked apart ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["mbox", "maildir", "imap"])
+def test_campaigns_sharing_a_source_ticked_apart_each_file_only_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                          request: pytest.FixtureRequest, kind: str) -> None:
+    """A cron line per campaign (`pbem run spies`, then `pbem run kids`): spies, ticked alone, took the whole
+    source and kids' mail was lost to kids. Now the run routes the source for both, and says so."""
+    import mailbox
+
+    spies, kids, mbox = shared(tmp_path)
+    if kind == "maildir":
+        box = mailbox.Maildir(tmp_path / "judge-maildir", create=True)
+        deliver, source = box.add, str(tmp_path / "judge-maildir")
+        for root in (spies, kids):
+            edit(root, lambda c: c["judge"].update(inbox=[source]))
+    elif kind == "imap":
+        from servers import PASSWORD
+
+        imap = request.getfixturevalue("imap")
+        imap.empty()
+        secret = tmp_path / "imap-password"
+        secret.write_text(PASSWORD + "\n")
+        deliver = imap.deliver
+        for root in (spies, kids):
+            edit(root, lambda c: c["judge"].update(inbox=[imap.url], imap_ca_file=imap.cafile, imap_password_file=str(secret)))
+    else:
+        deliver = lambda raw: append_mbox(mbox, raw)  # noqa: E731
+    code, out = tick(capsys, spies, kids, now=NOW)  # named together once: each learns who shares its source
+    assert code == 0, out
+    deliver(mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    deliver(mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    deliver(mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    code, out = tick(capsys, spies, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "messages routed: 2 to kids, 1 to spies" in out, out
+    assert f"note: {kids} shares this source and is not in this run: its mail waits in mail/inbox/ for its own tick" in out, out
+    assert filed(spies) == [("maria@example.org", "filed")] and filed(kids) == []
+    code, out = tick(capsys, kids, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "routed" not in out and "2 new messages (2 filed, 0 rejected)" in out, out
+    assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed")]
+    deliver(mail("kim@example.org", "status", "status\n"))  # kids, while only spies runs
+    for root, now in ((spies, "2026-12-02T12:10+00:00"), (kids, "2026-12-02T12:15+00:00"), (spies, "2026-12-02T12:20+00:00")):
+        assert tick(capsys, root, now=now)[0] == 0
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:25+00:00")
+    assert code == 0 and out.count("nothing to do") == 2, out
+    assert filed(spies) == [("maria@example.org", "filed")]  # nothing lost, nothing twice
+    assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed"), ("kim@example.org", "answered")]

@@ -62,6 +62,7 @@ def stamps(root: Path, paths: list[str]) -> list[list[int] | None]:
 def remember(
     root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool,
     only_at: dt.datetime | None = None, inbox: list[str] | None = None, routed: frozenset[str] = frozenset(),
+    shares: dict[str, list[str]] | None = None,
 ) -> None:
     """Record a tick that had nothing to do (`seen` was taken before it looked, so anything that
     moved while it looked makes the next tick look again), quiet `until` something falls due.
@@ -72,10 +73,12 @@ def remember(
 
     `inbox` names the campaign's sources as `judge: inbox:` gives them (mail/route.py's source_key), so
     that `pbem run` finds the sources campaigns share without opening them; `routed` those of them that
-    were routed (shared in that run): a tick routed otherwise looks properly."""
+    were routed (shared in that run): a tick routed otherwise looks properly; `shares` a copy of the
+    campaign's mail/sharing.json (judge/shared.py), who shares those sources."""
     record = {
         "paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent,
         "only_at": only_at.isoformat() if only_at else None, "inbox": inbox_names(root, inbox or []), "routed": sorted(routed),
+        "shares": shares or {},
     }
     data = dump_json(record)
     path = _path(root)
@@ -100,16 +103,16 @@ def _read(root: Path) -> dict[str, Any]:
         return json.loads(handle.read())
 
 
-def inbox(root: Path) -> list[str] | None:
+def inbox(root: Path) -> tuple[list[str], dict[str, list[str]]] | None:
     """The campaign's `judge: inbox:` as the last quiet tick recorded it (mail/route.py's source_key of
-    each), or None without a usable cache."""
+    each) and who shares them (mail/sharing.json), or None without a usable cache."""
     name = os.fspath(root)
     try:
         with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
             record = json.loads(handle.read())
-        found = record["inbox"]
+        found, shares = record["inbox"], record["shares"]
         _READ[name] = record
-        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found]
+        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found], shares
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
