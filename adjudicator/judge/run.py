@@ -342,11 +342,11 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.forget(root)
     elif not result.done:
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed,
-                        shares=shared.recorded(root))
+                        shares=shared.pointers(root))
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
         quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed,
-                        shares=shared.recorded(root))
+                        shares=shared.pointers(root))
 
 
 def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:

@@ -103,25 +103,45 @@ def _forget(members: list[Path], key: str) -> None:
             quiet.forget(root)
 
 
-def _known(root: Path) -> tuple[list[str], dict[str, list[str]]]:
-    """The campaign's sources (keys) and who shares them, from its quiet cache, else its files."""
+def pointers(root: Path) -> dict[str, str]:
+    """For the quiet cache: each shared source's key with one member whose sharing.json names them all (the
+    first, the same for every member), relative to this campaign: a thousand members read one record, not each its own."""
+    base = os.path.abspath(root)
+    return {key: os.path.relpath(min(os.path.normpath(os.path.join(base, name)) for name in names), base)
+            for key, names in recorded(root).items() if names}
+
+
+def _known(root: Path) -> tuple[list[str], dict[str, str]]:
+    """The campaign's sources (keys) and, for those shared, the folder (relative to it) whose sharing.json
+    names who shares them; from its quiet cache, else its files."""
     cached = quiet.inbox(root)
-    if cached is not None:
-        return cached
-    return [route.source_key(s) for s in _sources(root) or []], recorded(root)
+    if cached is None:
+        return [route.source_key(s) for s in _sources(root) or []], pointers(root)
+    return cached
 
 
 def groups(roots: list[Path]) -> dict[str, list[Path]]:
     """Each source that more than one campaign shares, with those campaigns: those of the run that name it,
     and those recorded sharing it with them (named in this run or not)."""
-    readers: dict[str, set[Path]] = {}
+    readers: dict[str, list[Path]] = {}
+    named: dict[str, set[str]] = {}
+    records: dict[str, set[str]] = {}
     for root in roots:
         keys, shares = _known(root)
+        base = os.path.abspath(root)
         for key in keys:
-            members = readers.setdefault(key, set())
-            members.add(root)
-            members.update(Path(os.path.normpath(root / name)) for name in shares.get(key, ()) if (root / name).is_dir())
-    return {key: sorted(members) for key, members in sorted(readers.items()) if len(members) > 1}
+            readers.setdefault(key, []).append(root)
+            named.setdefault(key, set()).add(base)
+            if key in shares:  # the same folder for every member: read once below
+                records.setdefault(key, set()).add(os.path.normpath(os.path.join(base, shares[key])))
+    for key, folders in sorted(records.items()):  # campaigns recorded sharing the source that this run does not name
+        for folder in sorted(folders):
+            for name in recorded(Path(folder)).get(key, []):
+                member = os.path.normpath(os.path.join(folder, name))
+                if member not in named[key] and os.path.isdir(member):
+                    readers[key].append(Path(member))
+                    named[key].add(member)
+    return {key: sorted(dict.fromkeys(members)) for key, members in sorted(readers.items()) if len(members) > 1}
 
 
 def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
