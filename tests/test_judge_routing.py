@@ -402,3 +402,26 @@ def test_campaigns_sharing_a_source_ticked_apart_each_file_only_their_own(tmp_pa
     assert code == 0 and out.count("nothing to do") == 2, out
     assert filed(spies) == [("maria@example.org", "filed")]  # nothing lost, nothing twice
     assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed"), ("kim@example.org", "answered")]
+
+
+def test_the_mail_an_open_campaign_kept_for_the_shared_address_is_in_its_first_digest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first campaign by folder keeps routed.jsonl; one signing up sends no digest until it starts, then tells it."""
+    import mailbox
+
+    box = tmp_path / "judge-maildir"
+    maildir = mailbox.Maildir(box, create=True)
+    kids, league = league_and_kids(tmp_path, capsys, str(box))
+    arena = tmp_path / "arena"  # signing up, and first by folder
+    league.rename(arena)
+    assert tick(capsys, kids, arena, now=NOW)[0] == 0
+    maildir.add(mail("ann@example.net", "hello", "list\n"))
+    code, out = tick(capsys, kids, arena, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 'list' answered" in out, out
+    assert sorted(replies(arena)) == ["ann@example.net"] and not [n for n in outbox(arena) if "gm-digest" in n]
+    for name in ("ann", "bob", "cy"):
+        maildir.add(mail(f"{name}@example.net", "[arena] join", f"join {name}\n"))
+    code, out = tick(capsys, kids, arena, now="2026-12-02T13:00+00:00")
+    assert code == 0 and "started with 3 players" in out, out
+    [digest] = [n for n in outbox(arena) if "gm-digest" in n]
+    told = email.message_from_bytes((arena / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
+    assert "the shared judge address: messages routed: 1 'list' answered" in " ".join(told.split()), told

@@ -87,7 +87,9 @@ def _load_record(root: Path, campaign: Campaign) -> dict[str, Any]:
 
 def _digest_mark(root: Path, campaign: Campaign) -> dict[str, int]:
     """Where the GM's digest has got to: the last turn, ingested message and sent-log entry it told of."""
-    return {"turn": campaign.last_turn, "seq": len(load_index(root)), "sent": len(deliver.sent_log(root)), "routed": len(route.ledger(root))}
+    # No "routed" mark: a shared address's mail routed to none while the campaign was signing up (it sends
+    # no digest then) is told in its first digest.
+    return {"turn": campaign.last_turn, "seq": len(load_index(root)), "sent": len(deliver.sent_log(root))}
 
 
 def _save_record(root: Path, record: dict[str, Any], before: bytes | None) -> None:
@@ -402,7 +404,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     posts = notify.failures(root)
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
     routed = route.ledger(root)  # a shared judge address's mail routed to no campaign, kept here (mail/route.py)
-    facts += route.told(root, mark.get("routed", 0))
+    facts += route.told(routed[mark.get("routed", 0):])
     record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts), "routed": len(routed)}
     if not facts:
         return

@@ -266,11 +266,12 @@ class Routed:
 
     def count(self, line: dict[str, Any]) -> None:
         """One message routed to none, as routed.jsonl records it."""
-        if line.get("reply") and not line.get("answered_by"):
+        reply = line.get("reply") or ("which" if line["rule"] == "ambiguous" else None)  # a line from before `reply` was kept
+        if reply and not line.get("answered_by"):
             self.held += 1
-        elif line.get("reply") == "list":
+        elif reply == "list":
             self.listed += 1
-        elif line.get("reply"):
+        elif reply:
             self.answered += 1
         elif line["rule"] == "stranger":
             self.strangers += 1
@@ -302,10 +303,10 @@ class Routed:
         return " ".join((words + "".join(f"; note: {n}" for n in self.notes)).split())
 
 
-def told(root: Path, since: int) -> list[str]:
-    """For the GM's digest of the campaign that keeps routed.jsonl: the messages routed to none since line `since`."""
+def told(lines: list[dict[str, Any]]) -> list[str]:
+    """For the GM's digest of the campaign that keeps routed.jsonl: what these lines of it record, counted."""
     counted = Routed("the shared judge address")
-    for line in ledger(root)[since:]:
+    for line in lines:
         counted.count(line)
     return [counted.line] if counted.anything else []
 
