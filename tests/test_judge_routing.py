@@ -425,3 +425,20 @@ def test_the_mail_an_open_campaign_kept_for_the_shared_address_is_in_its_first_d
     [digest] = [n for n in outbox(arena) if "gm-digest" in n]
     told = email.message_from_bytes((arena / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
     assert "the shared judge address: messages routed: 1 'list' answered" in " ".join(told.split()), told
+
+
+def test_a_campaign_left_alone_on_a_source_once_shared_never_takes_what_went_to_the_other(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    assert tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")[0] == 0
+    edit(kids, lambda c: c["judge"].update(inbox=[str(tmp_path / "kids-own.mbox")]))  # kids gets its own inbox
+    (tmp_path / "kids-own.mbox").touch()
+    append_mbox(mbox, mail("tony@example.org", "orders", "player: tony\nturn: 1\norders: []\n"))  # now spies'
+    code, out = tick(capsys, spies, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "messages routed: 1 to spies" in out, out
+    assert filed(spies) == [("maria@example.org", "filed"), ("tony@example.org", "filed")]  # tony's [kids] orders not taken
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:15+00:00")
+    assert code == 0 and out.count("nothing to do") == 2, out
+    assert filed(kids) == [("tony@example.org", "filed")]

@@ -17,8 +17,9 @@ Campaigns sharing a source and ticked apart (`pbem run A` where B shares A's inb
 campaign): the run routes the source for every campaign sharing.json names, named in the run or not.
 A's tick files what is A's; B's messages are stored in B's mail/inbox/, where B's own tick files them,
 and the run's line says so. Nothing is taken by the wrong campaign, lost or filed twice. The judge learns
-who shares a source from a run (or `pbem ingest DIR... --from`) that names them together: until then a
-campaign ticked alone reads its sources as its own (docs/email-workflow.md says to name them together once).
+who shares a source from a run that names them together: until then a campaign ticked alone reads its
+sources as its own (docs/email-workflow.md says to name them together once). A campaign left alone on a
+source once shared keeps routing it, the others kept in its record, so it never takes what went to them.
 """
 
 from __future__ import annotations
@@ -79,27 +80,16 @@ def recorded(root: Path) -> dict[str, list[str]]:
     return found if isinstance(found, dict) else {}
 
 
-def _record(members: list[Path], key: str) -> None:
-    """Each member's sharing.json names the members of the shared source; a change drops its quiet cache,
-    which holds a copy (a campaign later ticked alone must know them)."""
-    for root in members:
+def _record(sharing: list[Path], members: list[Path], key: str) -> None:
+    """Each campaign sharing the source records its members (those that once shared it too: what was routed
+    to them is not taken again); a change drops its quiet cache, which points at the record."""
+    for root in sharing:
         shares = recorded(root)
         names = sorted(os.path.relpath(member, root) for member in members)
         if shares.get(key) != names:
             with atomic.locked(root):
                 compose.ensure_mail_dir(root)
                 atomic.write_file(_sharing_path(root), dump_json({**shares, key: names}))
-            quiet.forget(root)
-
-
-def _forget(members: list[Path], key: str) -> None:
-    """A source no longer shared: each former member reads it itself again."""
-    for root in members:
-        shares = recorded(root)
-        if key in shares:
-            with atomic.locked(root):
-                compose.ensure_mail_dir(root)
-                atomic.write_file(_sharing_path(root), dump_json({k: v for k, v in shares.items() if k != key}))
             quiet.forget(root)
 
 
@@ -190,16 +180,16 @@ def _route_checked(key: str, members: list[Path], now: dt.datetime, found: tuple
             return f"{key}: not routed: {root} cannot be read (its own line says why); the mail waits in the source", members
         if any(route.source_key(s) == key for s in sources):
             sharing.append(root)
-    if len(sharing) < 2:
-        _forget(members, key)
+    if len(sharing) < 2 and not any(key in recorded(root) for root in sharing):
         return None, []  # not shared after all: each campaign's tick reads what it names
+    # Shared, or shared once: the one left keeps routing it, or it would take what went to the others.
     if found is None or sharing[0] != members[0]:
         source = next(s for s in _sources(sharing[0]) or [] if route.source_key(s) == key)
         path, fetched = _local(key, source, sharing[0], now)
         found = (source, path, fetched, fetch.signature(path))
     source, path, fetched, signature = found
-    _record(sharing, key)  # before routing: a kill after it leaves the record a later lone tick needs
-    routed = route.route(sharing, [path], now, name=str(source))
+    _record(sharing, members, key)  # before routing: a kill after it leaves the record a later lone tick needs
+    routed = route.route(sharing, [path], now, name=str(source), former=[root for root in members if root not in sharing])
     route.remember(sharing[0], key, signature)
     if routed.listed or routed.answered or routed.held or routed.strangers or routed.others:
         quiet.forget(sharing[0])  # its routed.jsonl grew: its tick tells the GM in the digest

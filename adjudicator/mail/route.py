@@ -56,6 +56,8 @@ _TAG = re.compile(r"\[([^\[\]\n]{1,80})\]")
 _CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 _ROBOT_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
 _ROBOT_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+_STRANGERS_ASK = ("join", "observe", "takeover")
+"""The commands a stranger naming no campaign is answered for (rule 4's reply); `list` is answered for anyone."""
 
 
 @dataclass(frozen=True)
@@ -148,9 +150,6 @@ def decide(message: Any, candidates: list[Candidate]) -> Decision:
             return Decision(None, "stranger")  # no backscatter: a stranger hears only of list, join and the like
         return Decision(None, "which", _open_to(request.word, candidates))
     return Decision(None, "ambiguous", tuple(live or registered))
-
-
-_STRANGERS_ASK = ("join", "observe", "takeover")
 
 
 def _open_to(word: str, candidates: list[Candidate]) -> tuple[int, ...]:
@@ -334,15 +333,16 @@ def remember(home: Path, key: str, signature: list[int]) -> None:
         atomic.write_file(_gate(home), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8"))
 
 
-def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | None = None) -> Routed:
+def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | None = None, former: list[Path] = ()) -> Routed:  # type: ignore[assignment]
     """Read the sources once and store each new message in the mail/inbox/ of the one campaign it is for
-    (the campaigns' locks held one at a time, as each store is made); answer or record the others."""
+    (the campaigns' locks held one at a time, as each store is made); answer or record the others.
+    `former`: campaigns that shared the sources once: what they took is not decided again."""
     roots = sorted(Path(r) for r in roots)
     candidates = [Candidate.of(root) for root in roots]
     home = roots[0]
     result = Routed(name or ", ".join(str(s) for s in sources), {root: 0 for root in roots})
     day = now.date().isoformat()
-    before = decided(roots, day)
+    before = decided([*roots, *former], day)
     taken, replied = before.hashes, before.replied
     boxes: dict[int, set[str]] = {}
     notes: list[str] = []
