@@ -1,0 +1,54 @@
+"""How the stand-ins play (design 19, docs/standins.md): what each reads from its seat's view and
+does with it, checked on the games' own states and over many draws of the seat's stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.common.rng import Rng
+from adjudicator.games import GAMES
+from adjudicator.games.base import Seat, State
+
+# -- Sid's Secrets ---------------------------------------------------------------------------
+
+
+def _secrets_after(first_turn: dict[str, list[dict[str, Any]]]) -> State:
+    game = GAMES["secrets"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.title()) for p in ("ann", "bob", "cat", "dan")], options, Rng("secrets-focus", 0))
+    state, _ = game.resolve(state, first_turn, Rng("secrets-focus", 1))
+    return state
+
+
+def _pair(a: str, b: str, victim: str, secret: int, sid: int) -> dict[str, list[dict[str, Any]]]:
+    """Two thieves of equal strength on one unguarded secret: both frustrated, the secret stays."""
+    steal = {"steal": {"player": victim, "secret": secret}}
+    return {a: [{"sid": sid, **steal}], b: [{"sid": sid, **steal}]}
+
+
+def _turn_of_pairs(secrets: tuple[int, int, int]) -> dict[str, list[dict[str, Any]]]:
+    orders: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": [], "cat": [], "dan": []}
+    for pair in (_pair("ann", "cat", "bob", secrets[0], 3), _pair("ann", "bob", "cat", secrets[1], 2),
+                 _pair("bob", "cat", "ann", secrets[2], 1)):
+        for thief, items in pair.items():
+            orders[thief] += items
+    return orders
+
+
+def _share_on_best(state: State, seat: str, draws: int = 300) -> float:
+    """The share of the seat's stand-in steals that go to a secret numbered 8 or more."""
+    game = GAMES["secrets"]
+    view = game.view(state, seat)
+    steals = [o["steal"]["secret"] for n in range(draws)
+              for o in game.standin_orders(view, seat, Rng("draws", n).stream(f"standin/{seat}")) if "steal" in o]
+    return sum(s >= 8 for s in steals) / len(steals)
+
+
+def test_a_secrets_stand_in_leans_away_only_from_earlier_seats_that_steal_the_best() -> None:
+    """Dan sits last. Where the record shows the three before him stealing anywhere (as random play
+    does), he goes for the best secrets; where it shows them going for the best, he leaves those to
+    them (three stand-ins never pile onto one secret). The same secrets are left in both records."""
+    scattered = _secrets_after(_turn_of_pairs((1, 2, 3)))
+    focused = _secrets_after(_turn_of_pairs((10, 9, 10)))
+    assert scattered["secrets"] == focused["secrets"] and not scattered["stolen"]
+    assert _share_on_best(scattered, "dan") > _share_on_best(focused, "dan") + 0.1
