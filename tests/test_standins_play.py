@@ -52,3 +52,49 @@ def test_a_secrets_stand_in_leans_away_only_from_earlier_seats_that_steal_the_be
     focused = _secrets_after(_turn_of_pairs((10, 9, 10)))
     assert scattered["secrets"] == focused["secrets"] and not scattered["stolen"]
     assert _share_on_best(scattered, "dan") > _share_on_best(focused, "dan") + 0.1
+
+
+# -- Jekyll vs Hyde ----------------------------------------------------------------------------
+
+
+def _hyde_trick_turns() -> list[tuple[State, str]]:
+    """Trick turns of seeded games (the demo's random players), each with Mr. Hyde's seat."""
+    from adjudicator.campaign.pipeline import read_orders
+
+    game = GAMES["jekyll"]
+    options = {name: option.default for name, option in game.options.items()}
+    found = []
+    for number in range(6):
+        state = game.setup([Seat("jo", "Jo"), Seat("hy", "Hy")], options, Rng(f"hyde-{number}", 0))
+        hyde = next(p for p, role in state["roles"].items() if role == "hyde")
+        turn = 0
+        while not game.is_over(state) and turn < 200:
+            turn += 1
+            rng = Rng(f"hyde-{number}", turn)
+            if state["phase"] == "trick":
+                found.append((state, hyde))
+            orders = {}
+            for player in game.due(state):
+                written = game.demo_orders(game.view(state, player), player, rng.stream(f"demo/{player}"))
+                orders[player] = [r.order for r in read_orders(game, state, player, written) if r.order is not None]
+            state, _ = game.resolve(state, orders, rng)
+    return found
+
+
+def test_a_jekyll_stand_in_orders_ahead_while_it_gives_tricks_away_and_one_at_a_time_while_it_takes_them() -> None:
+    """Mr. Hyde wants tricks while ahead or level: the lead that takes one is judged from the tricks
+    just played, so he orders that trick alone; behind, he sheds them, ordered as far as that holds."""
+    game = GAMES["jekyll"]
+    taking = shedding = 0
+    for state, hyde in _hyde_trick_turns():
+        view = game.view(state, hyde)
+        jekyll = next(p for p in view["players"] if p != hyde)
+        behind = view["tricks_won"][jekyll] - view["tricks_won"][hyde]
+        tricks = [o["trick"] for o in game.standin_orders(view, hyde, Rng("ahead", 1).stream(f"standin/{hyde}"))]
+        if behind <= 0:
+            assert tricks == [view["trick"]], (view["tricks_won"], tricks)
+            taking += 1
+        elif behind >= 2 and len(view["hand"]) >= 2:
+            assert len(tricks) == min(behind, len(view["hand"])), (view["tricks_won"], tricks)
+            shedding += 1
+    assert taking and shedding
