@@ -3,8 +3,14 @@ does with it, checked on the games' own states and over many draws of the seat's
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.folder import Campaign, read_yaml
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
 from adjudicator.games.base import Seat, State
@@ -98,3 +104,31 @@ def test_a_jekyll_stand_in_orders_ahead_while_it_gives_tricks_away_and_one_at_a_
             assert len(tricks) == min(behind, len(view["hand"])), (view["tricks_won"], tricks)
             shedding += 1
     assert taking and shedding
+
+
+# -- campaigns the stand-ins played before they changed -----------------------------------------
+
+OLDER = Path(__file__).resolve().parent / "campaigns" / "older-standins"
+"""Made with the stand-ins of Sid's Secrets and Jekyll vs Hyde as they were before issue 29's last
+changes (every seat the stand-in's, at the GM's word): pbem at commit 86fce19."""
+
+
+@pytest.mark.parametrize("made", sorted(OLDER.iterdir()), ids=lambda p: p.name)
+def test_a_campaign_an_earlier_stand_in_played_still_audits_clean(made: Path, tmp_path: Path) -> None:
+    """A stand-in's order file is an input of its turn, hashed by the manifest: the audit replays it
+    as filed and never asks the stand-in again. So a campaign made by an earlier stand-in replays
+    byte for byte, though today's stand-in would write other orders in some of its turns."""
+    root = tmp_path / made.name
+    shutil.copytree(made, root)
+    assert audit(root).divergence is None
+    campaign = Campaign.open(root)
+    game, seed = campaign.game, campaign.seed() or ""
+    compared = differ = 0
+    for number in range(1, campaign.last_turn + 1):
+        record = campaign.turn_dir(number) / "standins.yaml"
+        for seat in sorted(read_yaml(record)) if record.is_file() else []:
+            filed = read_yaml(campaign.turn_dir(number) / "orders" / f"{seat}.yaml")["orders"]
+            now = game.standin_orders(game.view(campaign.state(number - 1), seat), seat, Rng(seed, number).stream(f"standin/{seat}"))
+            compared += 1
+            differ += filed != now
+    assert compared and differ, f"{compared} stand-in files compared, {differ} differ from today's stand-in"
