@@ -132,3 +132,22 @@ def test_a_campaign_an_earlier_stand_in_played_still_audits_clean(made: Path, tm
             compared += 1
             differ += filed != now
     assert compared and differ, f"{compared} stand-in files compared, {differ} differ from today's stand-in"
+
+
+# -- Hide the Kids! -----------------------------------------------------------------------------
+
+
+def test_the_wolf_stand_in_leans_toward_where_the_pay_is_from_its_first_turn_and_still_mixes() -> None:
+    """With no record yet, newcomer kids go where the rulebook pays (the tub pays double): the wolf
+    lifts the tub more often than its balanced mix alone would (59%), yet not always the same two."""
+    from adjudicator.games.hidekids.standin import BALANCED_LIFTS
+
+    game = GAMES["hidekids"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.title()) for p in ("wolf", "ann", "bob", "cat")], options, Rng("first-lift", 0))
+    wolf = state["wolf"]
+    view = game.view(state, wolf)
+    lifts = [tuple(game.standin_orders(view, wolf, Rng("first-lift", n).stream(f"standin/{wolf}"))[0]["lift"]) for n in range(400)]
+    tub = sum("tub" in pair for pair in lifts) / len(lifts)
+    assert tub > BALANCED_LIFTS["tub"] + 0.07
+    assert sum(set(pair) != {"tub", "clock"} for pair in lifts) > 0.3 * len(lifts)
