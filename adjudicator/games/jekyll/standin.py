@@ -53,7 +53,7 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
     # lead is the first card of the list still held). Shedding hardly depends on the cards not
     # yet seen. Taking a trick does: the lead that takes it is chosen against the opponent's
     # possible hands as the tricks before reveal them, and a list written turns ahead leads
-    # worse (Mr. Hyde won 6 to 7 points less often in bench/standins.py), so while the seat
+    # worse (Mr. Hyde won 3 to 7 points less often in bench/standins.py), so while the seat
     # wants tricks it orders one at a time.
     ahead = 1 if want else min(_wants_hold(view, player), TRICKS - view["trick"] + 1, len(hand))
     listed = order["play"] if view["leader"] != player else _follow_list(view, hand, want)
