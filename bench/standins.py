@@ -20,6 +20,8 @@ and Hyde) are measured per role.
 
 A win counts 1 divided among joint winners; the spread is the 95% interval of the
 win rate (1.96 standard errors).
+The last column compares the stand-in with the counter game by game (same seeds, same
+seat): the mean difference of their shares, with the 95% interval of that mean.
 """
 
 from __future__ import annotations
@@ -138,15 +140,44 @@ COLUMNS = (
 counter-strategy among stand-ins: it must not do better there than among random players ("counter")."""
 
 
-def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate | None]:
-    rates: dict[str, Rate | None] = {}
+@dataclass
+class Difference:
+    """The stand-in's share of the win less the counter's, game by game: both play game i of a table with
+    the same seed from the same seat, so the difference is measured pair by pair, with its own spread."""
+
+    shares: list[float]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.shares) / len(self.shares)
+
+    @property
+    def spread(self) -> float:
+        """Half the 95% interval of the mean difference."""
+        variance = sum((d - self.mean) ** 2 for d in self.shares) / max(1, len(self.shares) - 1)
+        return 1.96 * math.sqrt(variance / len(self.shares))
+
+    def __str__(self) -> str:
+        return f"{100 * self.mean:+5.1f} ± {100 * self.spread:4.1f}"
+
+
+PAIRED = "SI - counter"
+"""The column of the stand-in's and the counter's shares compared game by game (same seeds, same seat)."""
+
+
+def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate | Difference | None]:
+    rates: dict[str, Rate | Difference | None] = {}
+    shares: dict[str, list[float]] = {}
     for kind, others, heading in COLUMNS:
         if "counter" in (kind, others) and table.game not in COUNTERS:
             rates[heading] = None
             continue
-        rates[heading] = Rate(games, sum(play_one(table, i, kind, others) for i in range(games)))
+        shares[heading] = [play_one(table, i, kind, others) for i in range(games)]
+        rates[heading] = Rate(games, sum(shares[heading]))
         if progress:
             progress(f"{table.label}: {heading} {rates[heading]}")
+    paired = "counter" in shares
+    rates[PAIRED] = Difference([a - b for a, b in zip(shares["stand-in"], shares["counter"])]) if paired else None
     return rates
 
 
@@ -156,7 +187,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated game ids")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
-    print(f"{'table':24} " + " ".join(f"{heading:>14}" for _, _, heading in COLUMNS) + "  games")
+    print(f"{'table':24} " + " ".join(f"{heading:>14}" for heading in [*(c[2] for c in COLUMNS), PAIRED]) + "  games")
     for table in tables(only):
         rates = tournament(table, args.games)
         cells = " ".join(f"{'-' if rate is None else str(rate):>14}" for rate in rates.values())

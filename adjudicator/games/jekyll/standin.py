@@ -9,8 +9,9 @@ drawn from the cards it has not seen, and leads the one most likely to get what 
 wants. Following, it lists its cards strongest first when it wants the trick and weakest
 first (potions last, since a potion beats the low cards of a colour) when it does not.
 It expects the opponent to follow for their own side's goal (RATIONAL), not at random.
-It orders ahead (JEKYLL-20) for as many tricks as what it wants cannot change, with the
-list it would follow with. In the exchanges it keeps its potions and gives its lowest
+While it gives tricks away it orders ahead (JEKYLL-20) for as many tricks as that cannot
+change, with the list it would follow with; while it wants tricks it orders one at a time,
+since the lead that takes one is judged from the tricks just played. In the exchanges it keeps its potions and gives its lowest
 colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
 """
 
@@ -47,11 +48,16 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
         order["play"] = _follow_list(view, hand, want)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
     orders = [order]
-    # Ahead (JEKYLL-20): for as many tricks as what the seat wants cannot change whatever
-    # happens, the list that best gets it whether the seat leads or follows (a lead is the
-    # first card of the list still held). A stand-in seat then never holds play to one trick.
+    # Ahead (JEKYLL-20), while the seat gives tricks away: for as many tricks as it will not
+    # want one whatever happens, the list that best sheds them whether it leads or follows (a
+    # lead is the first card of the list still held). Shedding hardly depends on the cards not
+    # yet seen. Taking a trick does: the lead that takes it is chosen against the opponent's
+    # possible hands as the tricks before reveal them, and a list written turns ahead leads
+    # worse (Mr. Hyde won 3 to 7 points less often in bench/standins.py), so while the seat
+    # wants tricks it orders one at a time.
+    ahead = 1 if want else min(_wants_hold(view, player), TRICKS - view["trick"] + 1, len(hand))
     listed = order["play"] if view["leader"] != player else _follow_list(view, hand, want)
-    for k in range(1, min(_wants_hold(view, player), TRICKS - view["trick"] + 1, len(hand))):
+    for k in range(1, ahead):
         orders.append({"trick": view["trick"] + k, "play": list(listed), "name": _named(hand),
                        "greed": list(order["greed"])})
     return orders

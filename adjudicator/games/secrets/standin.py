@@ -17,9 +17,11 @@ outside their best few (scattered guards, as random play leaves): then every sec
 theirs is as likely guarded as the next. The leader's secrets weigh a little more. Targets
 are drawn, not picked, with chances that favour the best (so no thief is sent at the same
 guarded secret turn after turn), each SID on a secret of its own, strongest SIDs on the
-best. Players before this one in seat order are expected on their own best targets (what
-a stand-in in their seat would favour, from public facts alone), and the stand-in leans
-away from those, so several stand-ins do not pile onto one secret. docs/standins.md.
+best. Players before this one in seat order who go for the best secrets (as the record of
+their steals shows; before any steal, a little) are expected on their own best targets
+(what a stand-in in their seat would favour, from public facts alone), and the stand-in
+leans away from those, so several stand-ins do not pile onto one secret; a player whose
+steals land anywhere, as random play's do, is not worth leaning away from. docs/standins.md.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 
 from ...common.rng import Stream
 from ..base import View
-from .rules import value
+from .rules import SECRETS, value
 
 SAFE_GUARD = 7
 """A guard this strong captures any single SID (ranks run to 7)."""
@@ -38,7 +40,13 @@ GUARDED_ODDS = {"guarded_before": 0.6, "best": 0.3, "other": 0.12, "tried_unguar
 STEAL_SHARPNESS = 2.0
 """How strongly the draw of targets favours expected gain (a softmax over points)."""
 CROWD = 0.35
-"""What a secret is still worth once an earlier player is expected on it."""
+"""What a secret is still worth once an earlier player who steals the best secrets is expected on it."""
+FOCUS_BEST = 3
+"""A steal at one of the victim's best this many secrets left counts toward the thief's focus."""
+FOCUS_PRIOR = 0.25
+"""The focus assumed of a player before the record shows any steal of theirs (the first turn)."""
+FOCUS_WEIGHT = 2.0
+"""How many steals the prior counts for: a few steals that happened to hit the best do not make a focused thief."""
 GUARD_CANDIDATES = 3
 """The guard is drawn from this many of the seat's best secrets."""
 TWO_GUARDS_AT = 6
@@ -144,9 +152,10 @@ def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[
     gains = _gains(view, player)
     for earlier in view["players"][: view["players"].index(player)]:
         theirs = _gains(view, earlier)
+        crowd = 1 - (1 - CROWD) * _focus(view, earlier)
         for where in sorted(theirs, key=lambda w: -theirs[w])[: len(view["sids"][earlier]) // 2]:
             if where in gains:
-                gains[where] *= CROWD
+                gains[where] *= crowd
     picked: list[tuple[str, int]] = []
     while gains and len(picked) < count:
         best = max(gains.values())
@@ -155,6 +164,27 @@ def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[
         del gains[where]
     picked.sort(key=lambda w: -value(w[1]))  # the strongest SIDs on the best secrets
     return picked
+
+
+def _focus(view: View, thief: str) -> float:
+    """How far `thief`'s steals so far went for their victims' best secrets beyond what chance puts
+    there: near 0 for a thief who steals anywhere (as random play does), 1 for one who always goes
+    for the best three left; FOCUS_PRIOR before any steal, and drawn toward it while steals are few."""
+    stolen_before: dict[str, list[tuple[int, int]]] = {}
+    for entry in view["stolen"]:
+        stolen_before.setdefault(entry["owner"], []).append((entry["turn"], entry["secret"]))
+    hits = chance = 0.0
+    tries = 0
+    for attempt in view.get("attempts", []):
+        if attempt["thief"] != thief:
+            continue
+        gone = {secret for turn, secret in stolen_before.get(attempt["owner"], []) if turn < attempt["turn"]}
+        left = sorted((s for s in SECRETS if s not in gone), reverse=True)
+        tries += 1
+        hits += attempt["secret"] in left[:FOCUS_BEST]
+        chance += min(FOCUS_BEST, len(left)) / len(left)
+    seen = (hits - chance) / (tries - chance) if tries > chance else 0.0
+    return max(0.0, (tries * seen + FOCUS_WEIGHT * FOCUS_PRIOR) / (tries + FOCUS_WEIGHT))
 
 
 _GRAIN = 1_000_000
