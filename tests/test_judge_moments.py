@@ -247,3 +247,50 @@ def test_a_kill_in_a_handover_by_pbem_ingest_is_finished_by_the_next_route(tmp_p
     assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == [] and signup.vacant(campaign) == {}
     assert yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"] == first  # not handed over twice
     assert len([n for n in outbox(root) if "/seat-bob-" in n]) == 1
+
+
+def test_a_report_asked_for_by_mail_after_a_release_gives_the_moved_deadline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 1: the `report` reply reads the pending turn's deadline where `pbem status` reads it."""
+    root = campaign(tmp_path, judge={"preview": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 08 Dec 2026 09:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-08T10:00+00:00")
+    assert pbem(capsys, "release", root, "--now", "2026-12-15T21:30+01:00")[0] == 0
+    tick(capsys, root, "2026-12-15T21:35+01:00")
+    append_mbox(tmp_path / "spies.mbox", command("tony", "report", "Tue, 15 Dec 2026 21:00:00 +0000"))
+    tick(capsys, root, "2026-12-15T22:05+01:00")
+    status = json.loads(pbem(capsys, "status", root, "--json")[1])
+    assert status["deadline"]["text"] == "Wednesday 23 December 2026, 06:30 CET (Europe/Berlin)"
+    [reply] = [n for n in outbox(root) if n.startswith("turn-002/reply-")]
+    said = text(root, reply)
+    assert f"orders for turn 2 are now due by {status['deadline']['text']}." in said, said
+    assert said.index("now due by") < said.index("Results of turn 1")  # above the report, which keeps its own words
+
+
+def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 2: the new holder's letter says what happens, and it happens, once."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 12:31:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    assert "seat cat vacant from turn 1" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    for who in ("ann", "bob"):
+        append_mbox(box, orders(who, 1, "Tue, 01 Dec 2026 14:00:00 +0000", password=passwords[who], sender=f"{who} <{who}@example.org>"))
+    out = tick(capsys, root, "2026-12-01T14:05+00:00")
+    assert "turn 1 adjudicated early" in out and "cat: no email" not in out, out  # a vacant seat: nothing for the GM to send
+    append_mbox(box, command("eve", "takeover cat Eve", "Tue, 01 Dec 2026 15:00:00 +0000"))
+    out = tick(capsys, root, "2026-12-01T15:05+00:00")
+    assert "seat cat taken by Eve <eve@example.org> from turn 2 (takeover)" in out, out
+    [letter] = [n for n in outbox(root) if "/seat-cat-" in n]
+    said = text(root, letter)
+    status = json.loads(pbem(capsys, "status", root, "--json")[1])
+    assert f"Orders for turn 2 are due by {status['deadline']['text']}." in said, said
+    assert "Your report of turn 1, with its order form, comes in a message of its own with this one" in said, said
+    [report] = [n for n in outbox(root) if n.startswith("turn-001/report-cat")]
+    message = email.message_from_bytes((root / "mail" / "outbox" / report).read_bytes(), policy=email.policy.default)
+    assert [a.addr_spec for a in message["To"].addresses] == ["eve@example.org"] and message["Subject"].endswith("report for Eve")
+    assert "You take over the seat cat from Cat from turn 2 on." in text(root, report)
+    digest = [text(root, n) for n in outbox(root) if "gm-digest" in n and "seat cat taken by Eve" in text(root, n)]
+    assert digest and "command 'takeover' from eve@example.org" in digest[0] and "None" not in digest[0], digest
+    tick(capsys, root, "2026-12-01T15:10+00:00")
+    assert len([n for n in outbox(root) if "/report-cat" in n]) == 1  # once
+    assert audit(root).divergence is None

@@ -47,7 +47,7 @@ def _holder(campaign: Campaign, player: str, turn: int) -> tuple[str, str | None
     return str(holder.get("name") or player), (str(holder["email"]) if holder.get("email") else None)
 
 
-def _deadline_words(campaign: Campaign, turn: int) -> str:
+def deadline_words(campaign: Campaign, turn: int) -> str:
     due = schedule.of_campaign(campaign, turn)
     if due is None:
         return f"Turn {turn} has no deadline: it is adjudicated as soon as every player has sent orders."
@@ -72,7 +72,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
             notes.append(f"{player}: no email in campaign.yaml; welcome them yourself")
             continue
         lines = [f"{_title(campaign)}: welcome, {name}.", "", f"You hold the seat '{player}'. Your opening report is at the end of this message.", ""]
-        lines.append(_deadline_words(campaign, 1))
+        lines.append(deadline_words(campaign, 1))
         lines += [
             "",
             "To send orders, reply to this message with your order file attached (a",

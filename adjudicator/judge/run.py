@@ -416,7 +416,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
         if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
-            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player}: {entry.reason}")
+            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")  # a takeover's sender holds no seat yet
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
     rolled = record.get("rolled_back", [])
