@@ -294,3 +294,15 @@ def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_ti
     tick(capsys, root, "2026-12-01T15:10+00:00")
     assert len([n for n in outbox(root) if "/report-cat" in n]) == 1  # once
     assert audit(root).divergence is None
+
+
+def test_an_acknowledgement_after_a_resignation_in_the_same_tick_does_not_call_the_seat_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 5 (design 15): a seat played by the stand-in is never listed as missing."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 12:31:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    append_mbox(box, orders("ann", 1, "Tue, 01 Dec 2026 12:32:00 +0000", password=passwords["ann"]))
+    assert "seat cat vacant from turn 1" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    [ack] = [n for n in outbox(root) if n.startswith("turn-001/ack-")]
+    assert "Still missing for turn 1: Bob." in text(root, ack), text(root, ack)
+    assert "stand-in" in pbem(capsys, "status", root)[1]
