@@ -306,3 +306,15 @@ def test_an_acknowledgement_after_a_resignation_in_the_same_tick_does_not_call_t
     [ack] = [n for n in outbox(root) if n.startswith("turn-001/ack-")]
     assert "Still missing for turn 1: Bob." in text(root, ack), text(root, ack)
     assert "stand-in" in pbem(capsys, "status", root)[1]
+
+
+def test_status_tells_the_time_left_at_the_moment_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 10: a simulated week's `pbem status --now` reads the moment given, not the clock."""
+    root = campaign(tmp_path)  # turn 1 is due Tuesday 8 December 2026, 20:00 Berlin
+    code, out = pbem(capsys, "status", root, "--now", "2026-12-06T17:00+01:00")
+    assert code == 0 and "(2 days 3 hours left)" in " ".join(out.split()), out
+    code, out = pbem(capsys, "status", root, "--now", "2026-12-10 21:00")  # the host's zone: passed whatever it is
+    assert code == 0 and "passed" in out, out
+    with pytest.raises(SystemExit):
+        pbem(capsys, "status", root, "--now", "not a time")
+    assert "argument --now: 'not a time' is not a time" in capsys.readouterr().err
