@@ -318,3 +318,18 @@ def test_status_tells_the_time_left_at_the_moment_given(tmp_path: Path, capsys: 
     with pytest.raises(SystemExit):
         pbem(capsys, "status", root, "--now", "not a time")
     assert "argument --now: 'not a time' is not a time" in capsys.readouterr().err
+
+
+def test_a_preview_built_in_the_tick_of_an_absence_that_moved_the_next_deadline_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 4: the GM's preview tells the deadline the players will be given, not the one the reports wrote."""
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days", "preview": True})
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))  # turn 2's deadline: 15 December
+    for player in SPIES:
+        append_mbox(mbox, orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    out = tick(capsys, root, "2026-12-01T12:00+00:00")
+    assert "turn 1 adjudicated early" in out and "the deadline of turn 2 moved" in out, out
+    [letter] = [n for n in outbox(root) if "gm-preview" in n]
+    said = text(root, letter)
+    moved = "orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
+    assert moved in said and said.index(moved) < said.index("==== PREVIEW: public report"), said
