@@ -267,8 +267,8 @@ def test_a_report_asked_for_by_mail_after_a_release_gives_the_moved_deadline(tmp
     assert said.index("now due by") < said.index("Results of turn 1")  # above the report, which keeps its own words
 
 
-def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 27 item 2: the new holder's letter says what happens, and it happens, once."""
+def _vacant_through_turn_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """A sign-up campaign whose seat cat was resigned with nobody waiting, and turn 1 adjudicated."""
     root, box, passwords = _signup_campaign(tmp_path, capsys)
     append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
     append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 12:31:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
@@ -277,6 +277,36 @@ def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_ti
         append_mbox(box, orders(who, 1, "Tue, 01 Dec 2026 14:00:00 +0000", password=passwords[who], sender=f"{who} <{who}@example.org>"))
     out = tick(capsys, root, "2026-12-01T14:05+00:00")
     assert "turn 1 adjudicated early" in out and "cat: no email" not in out, out  # a vacant seat: nothing for the GM to send
+    return root, box
+
+
+def test_a_resigned_seat_is_told_as_vacant_and_its_turns_as_the_stand_ins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 3: the true reason, recorded and shown; the history credits the stand-in, not the player who left."""
+    root, box = _vacant_through_turn_1(tmp_path, capsys)
+    assert yaml.safe_load((root / "turn-001" / "standins.yaml").read_text())["cat"]["reason"] == "vacant"
+    public = " ".join((root / "turn-001" / "reports" / "public.md").read_text().split())
+    assert "Played by the stand-in this turn: Cat (the seat is vacant: its player resigned)." in public, public
+    own = " ".join((root / "turn-001" / "reports" / "cat.txt").read_text().split())
+    assert "The stand-in wrote this seat's orders for turn 1: the seat was vacant, its player having resigned." in own, own
+    assert "the GM handed" not in own and "Send your own orders" not in own
+    digest = [text(root, n) for n in outbox(root) if "gm-digest" in n and "turn 1 adjudicated" in text(root, n)]
+    assert digest and "newly played by the stand-in from turn 1: cat (vacant)" in digest[0], digest
+    append_mbox(box, command("eve", "takeover cat Eve", "Tue, 01 Dec 2026 15:00:00 +0000"))
+    tick(capsys, root, "2026-12-01T15:05+00:00")
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    for who in ("ann", "bob", "cat"):
+        sender = "Eve <eve@example.org>" if who == "cat" else f"{who} <{who}@example.org>"
+        append_mbox(box, orders(who, 2, "Tue, 01 Dec 2026 16:00:00 +0000", password=passwords[who], sender=sender))
+    assert "turn 2 adjudicated early" in tick(capsys, root, "2026-12-01T16:05+00:00")
+    public = " ".join((root / "turn-002" / "reports" / "public.md").read_text().split())
+    assert "seat cat: the stand-in \\(turn 1\\), then Eve \\(from turn 2\\)" in public, public
+    assert "This seat has been played by: the stand-in (turn 1), Eve (from turn 2)." in (root / "turn-002" / "reports" / "cat.txt").read_text()
+    assert audit(root).divergence is None
+
+
+def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 2: the new holder's letter says what happens, and it happens, once."""
+    root, box = _vacant_through_turn_1(tmp_path, capsys)
     append_mbox(box, command("eve", "takeover cat Eve", "Tue, 01 Dec 2026 15:00:00 +0000"))
     out = tick(capsys, root, "2026-12-01T15:05+00:00")
     assert "seat cat taken by Eve <eve@example.org> from turn 2 (takeover)" in out, out

@@ -87,7 +87,7 @@ def _seated(root: Path, seat: str, taker: dict[str, Any] | None, facts: list[str
     address = signup.bare(str(taker["email"])) if taker else None
     done = (signup.bare(str(holder["email"])) == address) if (holder.get("email") and address) else (taker is None and not holder.get("email"))
     if not done:
-        replace(root, seat, str(taker["name"]) if taker else str(holder.get("name", seat)), address, tell=False)
+        replace(root, seat, str(taker["name"]) if taker else str(holder.get("name", seat)), address, tell=False, vacant=taker is None)
     with atomic.locked(root):
         campaign = Campaign.open(root)
         pending = campaign.last_turn + 1

@@ -41,6 +41,8 @@ def deadline_moved(campaign: Campaign, turn: int) -> str:
         return ""
     if now is None or (written is not None and written.at == now.at):
         return ""
+    if written is None:  # the report names no deadline: the schedule came after it (an opening report, say)
+        return f"Orders for turn {turn + 1} are due by {now.text}: this report was written before that deadline was set.\n\n"
     return (f"The deadline for turn {turn + 1} has moved since this report was written: orders for turn {turn + 1} "
             f"are now due by {now.text}.\n\n")
 
