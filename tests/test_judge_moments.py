@@ -363,3 +363,21 @@ def test_a_preview_built_in_the_tick_of_an_absence_that_moved_the_next_deadline_
     said = text(root, letter)
     moved = "orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
     assert moved in said and said.index(moved) < said.index("==== PREVIEW: public report"), said
+
+
+def test_a_second_run_at_the_same_moment_with_send_writes_no_new_digest(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 7: a digest carries only new facts; a turn held for the preview is told once."""
+    box, address = smtp
+    root = campaign(tmp_path, judge={"preview": True, "gm_digest": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:00+00:00")
+    digests = [n for n in outbox(root) if "gm-digest" in n]
+    assert len(digests) == 1 and "turn 1 is held for your preview" in text(root, digests[0])
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00", "--send", "--smtp", address)
+    assert code == 0, out
+    assert [n for n in outbox(root) if "gm-digest" in n] == digests, out
+    assert sum("what happened" in m["Subject"] for _, m in box.received) == 1
+    assert pbem(capsys, "rollback", root)[0] == 0
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:10+00:00")  # held again: told again
+    assert sum("turn 1 is held" in text(root, n) for n in outbox(root) if "gm-digest" in n) == 2

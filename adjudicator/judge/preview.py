@@ -61,7 +61,8 @@ def after_rollback(root: Path, record: dict[str, Any]) -> None:
         turn = turn_of(name)
         record["reported"] = min(record["reported"], turn - 1)
         if "digested" in record:
-            record["digested"] = {**record["digested"], "turn": min(record["digested"]["turn"], turn - 1)}
+            kept = {k: v for k, v in record["digested"].items() if k != "held"}  # adjudicated again, the turn is held again: told again
+            record["digested"] = {**kept, "turn": min(record["digested"]["turn"], turn - 1)}
         told.append(name)
     if told != record.get("rolled_back", []):
         record["rolled_back"] = told

@@ -422,7 +422,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     rolled = record.get("rolled_back", [])
     facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
     hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])
-    if hold is not None:
+    if hold is not None and hold != mark.get("held"):  # told once: a tick at the same moment again says nothing new
         facts.append(f"turn {hold} is held for your preview (judge: preview: true): `pbem release {root}` mails its reports, `pbem rollback {root}` takes it back")
     log = deliver.sent_log(root)
     for entry in log[mark["sent"]:]:
@@ -430,7 +430,8 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
     posts = notify.failures(root)
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts)}
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts),
+                          **({"held": hold} if hold is not None else {})}
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
