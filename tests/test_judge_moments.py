@@ -381,3 +381,15 @@ def test_a_second_run_at_the_same_moment_with_send_writes_no_new_digest(tmp_path
     assert pbem(capsys, "rollback", root)[0] == 0
     assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:10+00:00")  # held again: told again
     assert sum("turn 1 is held" in text(root, n) for n in outbox(root) if "gm-digest" in n) == 2
+
+
+def test_the_ticks_line_counts_every_message_it_sent_the_digest_included(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 8: "N messages sent" is what the SMTP server received, the preview and the digest too."""
+    box, address = smtp
+    root = campaign(tmp_path, judge={"preview": True, "gm_digest": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00", "--send", "--smtp", address)
+    went = len(box.received)
+    assert code == 0 and any("what happened" in m["Subject"] for _, m in box.received) and any("PREVIEW" in m["Subject"] for _, m in box.received)
+    assert f"{went} messages built" in out and f"{went} messages sent" in out, (went, out)

@@ -55,14 +55,24 @@ class Tick:
     done: list[str] = field(default_factory=list)
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
+    built: int = 0
+    sent: int = 0
+    """The messages this tick built and sent, every kind counted (the reports, the preview, the reminders, the
+    replies, the GM's digest), each where it is written or sent, so the line counts what went."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether the tick did anything."""
+        return bool(self.done or self.built or self.sent)
 
     @property
     def line(self) -> str:
         """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
+        said = [*self.done, *(f"{_plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
         if self.refused:
-            text = f"{self.root}: " + (", ".join(self.done) + "; then " if self.done else "") + f"refused: {self.refused}"
+            text = f"{self.root}: " + (", ".join(said) + "; then " if said else "") + f"refused: {self.refused}"
         else:
-            text = f"{self.root}: {', '.join(self.done) if self.done else 'nothing to do'}"
+            text = f"{self.root}: {', '.join(said) if said else 'nothing to do'}"
         return " ".join(text.split())
 
 
@@ -277,8 +287,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
-    if written:
-        tick.done.append(f"{_plural(len(written), 'message')} built")
+    tick.built += len(written)
     tick.done.extend(f"note: {note}" for note in notes)
 
 
@@ -288,8 +297,7 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
         sent = deliver.send(root, smtp, clock=lambda: now, on_refused=lambda name, message, reason: refused.append(f"{name} ({reason})"))
     except (OSError, smtplib.SMTPException, compose.MailError) as exc:
         return f"mail not sent ({exc}); what was delivered is recorded, the rest goes with the next tick"
-    if sent:
-        tick.done.append(f"{_plural(len(sent), 'message')} sent")
+    tick.sent += len(sent)
     if refused:
         return f"the server refused {', '.join(refused)}"
     return None
@@ -371,7 +379,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     keys = [route.source_key(s) for s in settings.inbox]
     if result.refused is not None or any(isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed for s in settings.inbox):
         quiet.forget(root)
-    elif not result.done:
+    elif not result.busy:
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed)
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
@@ -435,10 +443,10 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
-    compose.write_outbox(root, {name: data})
+    tick.built += len(compose.write_outbox(root, {name: data}))
     if smtp is not None:
         try:
-            deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name)
+            tick.sent += len(deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name))
         except (OSError, smtplib.SMTPException, compose.MailError):
             pass  # it waits in the outbox for the next tick, which says why it could not send
 
