@@ -381,6 +381,8 @@ def test_a_second_run_at_the_same_moment_with_send_writes_no_new_digest(tmp_path
     assert pbem(capsys, "rollback", root)[0] == 0
     assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:10+00:00")  # held again: told again
     assert sum("turn 1 is held" in text(root, n) for n in outbox(root) if "gm-digest" in n) == 2
+    [again] = [text(root, n) for n in outbox(root) if "gm-digest" in n and "rolled back" in text(root, n)]
+    assert again.index("turn 1 rolled back") < again.index("turn 1 adjudicated"), again  # item 9: in the order it happened
 
 
 def test_the_ticks_line_counts_every_message_it_sent_the_digest_included(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -393,3 +395,24 @@ def test_the_ticks_line_counts_every_message_it_sent_the_digest_included(tmp_pat
     went = len(box.received)
     assert code == 0 and any("what happened" in m["Subject"] for _, m in box.received) and any("PREVIEW" in m["Subject"] for _, m in box.received)
     assert f"{went} messages built" in out and f"{went} messages sent" in out, (went, out)
+
+
+def test_a_resigned_players_mail_and_the_seat_they_left_are_told_truly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 9: the welcome lists absence and resign; press names only who reads it; the GM hears that
+    orders refused for a wrong password came from a player who had left the seat."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    welcome = text(root, "turn-000/welcome-ann.eml")
+    assert "absence FROM TO" in welcome and "resign " in welcome, welcome
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    for who in ("ann", "bob", "cat"):
+        append_mbox(box, orders(who, 1, "Tue, 01 Dec 2026 12:40:00 +0000", password=passwords[who]))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 13:10:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    assert "seat cat vacant from turn 2" in tick(capsys, root, "2026-12-01T13:15+00:00")
+    append_mbox(box, orders("cat", 2, "Tue, 01 Dec 2026 13:20:00 +0000", password=passwords["cat"]))
+    append_mbox(box, command("ann", "press all", "Tue, 01 Dec 2026 13:21:00 +0000", body=f"press all\npassword: {passwords['ann']}\nHello.\n"))
+    tick(capsys, root, "2026-12-01T13:25+00:00")
+    [relayed] = [n for n in outbox(root) if "/press-" in n]
+    assert "Press from Ann (ann) to Bob, turn 2." in text(root, relayed), text(root, relayed)
+    digest = next(text(root, n) for n in outbox(root) if "gm-digest" in n and "not filed" in text(root, n))
+    assert "(the sender no longer holds a seat: they left cat (until turn 1))" in digest, digest

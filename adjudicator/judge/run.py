@@ -411,6 +411,16 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     return facts
 
 
+def _former_holder(campaign: Campaign, sender: str) -> str:
+    """For a refused message: whether its sender once held a seat they no longer hold (resigned, or replaced),
+    so the GM reads a wrong password as what it is."""
+    address = signup.bare(sender or "")
+    if not address or any(signup.bare(str(p.get("email") or "")) == address for p in campaign.players):
+        return ""
+    left = [f"{p['id']} (until turn {h['to']})" for p in campaign.players for h in p.get("history") or [] if signup.bare(str(h.get("email") or "")) == address]
+    return f" (the sender no longer holds a seat: they left {', '.join(left)})" if left else ""
+
+
 def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: dt.datetime, tick: Tick) -> None:
     """The GM's digest (design 15): one message for what this tick did, built from the campaign's files
     since the last digest (turns, refused messages, delivery failures), then sent with the rest."""
@@ -419,6 +429,8 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
         return
     mark = record.get("digested") or _digest_mark(root, campaign)
     facts: list[str] = record.pop("facts", [])
+    rolled = record.get("rolled_back", [])  # before the turns: a turn rolled back and adjudicated again is told in that order
+    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
@@ -426,9 +438,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
         if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
             facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")  # a takeover's sender holds no seat yet
         if entry.status == "rejected":
-            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
-    rolled = record.get("rolled_back", [])
-    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
+            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}{_former_holder(campaign, entry.sender)}")
     hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])
     if hold is not None and hold != mark.get("held"):  # told once: a tick at the same moment again says nothing new
         facts.append(f"turn {hold} is held for your preview (judge: preview: true): `pbem release {root}` mails its reports, `pbem rollback {root}` takes it back")
