@@ -68,14 +68,20 @@ def test_a_late_order_is_told_the_moment_the_turn_recorded_not_a_file_time(tmp_p
     assert audit(root).divergence is None
 
 
-def test_an_absence_covering_the_new_turns_deadline_moves_it_in_the_tick_that_adjudicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days"})
+def _absence_moves_turn_2_as_turn_1_goes(tmp_path: Path, capsys: pytest.CaptureFixture[str], **judge: Any) -> Path:
+    """Tony's absence covers turn 2's deadline (15 December), asked in the tick that adjudicates turn 1 early."""
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days", **judge})
     mbox = tmp_path / "spies.mbox"
-    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))  # turn 2's deadline: 15 December
+    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))
     for player in SPIES:
         append_mbox(mbox, orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
     out = tick(capsys, root, "2026-12-01T12:00+00:00")
     assert "turn 1 adjudicated early" in out and "the deadline of turn 2 moved" in out, out
+    return root
+
+
+def test_an_absence_covering_the_new_turns_deadline_moves_it_in_the_tick_that_adjudicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _absence_moves_turn_2_as_turn_1_goes(tmp_path, capsys)
     assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-17 00:00"}
     assert not [n for n in outbox(root) if "/deadline-" in n]  # the report's mail says it: no second letter
     moved = "The deadline for turn 2 has moved since this report was written: orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
@@ -352,13 +358,7 @@ def test_status_tells_the_time_left_at_the_moment_given(tmp_path: Path, capsys: 
 
 def test_a_preview_built_in_the_tick_of_an_absence_that_moved_the_next_deadline_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 27 item 4: the GM's preview tells the deadline the players will be given, not the one the reports wrote."""
-    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days", "preview": True})
-    mbox = tmp_path / "spies.mbox"
-    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))  # turn 2's deadline: 15 December
-    for player in SPIES:
-        append_mbox(mbox, orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
-    out = tick(capsys, root, "2026-12-01T12:00+00:00")
-    assert "turn 1 adjudicated early" in out and "the deadline of turn 2 moved" in out, out
+    root = _absence_moves_turn_2_as_turn_1_goes(tmp_path, capsys, preview=True)
     [letter] = [n for n in outbox(root) if "gm-preview" in n]
     said = text(root, letter)
     moved = "orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
