@@ -171,11 +171,3 @@ def test_public_report_escapes_player_names() -> None:
     public = out["reports/public.md"].decode()
     assert "Ann \\[the kid\\]" in public and "Big \\*Bad\\* Wolf" in public
 
-
-def test_the_wolfs_own_report_says_you_discard() -> None:
-    """Issue 27 item 9: the wolf reads "you discard a kid token", everyone else "the wolf discards"."""
-    state = {**opening(2), "kid_tokens": 3}
-    out = reports(state, {"wolf": [{"lift": ["bed", "door"]}], "ann": [{"hide": "clock"}], "ben": [{"hide": "stove"}]})
-    wolf, ben = (" ".join(out[f"reports/{p}.txt"].decode().split()) for p in ("wolf", "ben"))
-    assert "; you discard a kid token (2 left)." in wolf and "discards" not in wolf, wolf
-    assert "; the wolf discards a kid token (2 left)." in ben, ben
