@@ -271,6 +271,33 @@ def test_a_quiet_campaign_is_skipped_until_something_moves_or_falls_due(tmp_path
     assert "adjudicated at the deadline" in tick(capsys, edited, now="2026-12-01T12:10+00:00")[1]
 
 
+def test_a_quiet_campaign_on_a_maildir_notices_new_mail_moved_mail_and_a_maildir_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The quiet check stats a Maildir's new/ and cur/ without the stat of the folder itself (it knows it
+    is a Maildir): a message delivered, a message a client moved to cur/, or the folder no longer a Maildir
+    each make the next tick look."""
+    import mailbox
+    import shutil
+
+    box = tmp_path / "judge-maildir"
+    maildir = mailbox.Maildir(box, create=True)
+    root = campaign(tmp_path, judge={"inbox": [str(box)]})
+    tick(capsys, root, now="2026-12-01T12:00+00:00")  # the welcome
+    assert "nothing to do" in tick(capsys, root, now="2026-12-01T12:05+00:00")[1]  # remembered as quiet
+    assert "nothing to do" in tick(capsys, root, now="2026-12-01T12:06+00:00")[1]
+    key = maildir.add(orders("tony", 1, "Tue, 01 Dec 2026 12:06:00 +0000"))
+    assert "1 new message" in tick(capsys, root, now="2026-12-01T12:10+00:00")[1]
+    assert "nothing to do" in tick(capsys, root, now="2026-12-01T12:15+00:00")[1]
+    for name in (box / "new").iterdir():  # delivered and moved at once, as a client reading the box may
+        name.unlink()
+    (box / "cur" / f"{key}:2,S").write_bytes(orders("david", 1, "Tue, 01 Dec 2026 12:16:00 +0000"))
+    assert "1 new message" in tick(capsys, root, now="2026-12-01T12:20+00:00")[1]
+    assert "nothing to do" in tick(capsys, root, now="2026-12-01T12:25+00:00")[1]
+    shutil.rmtree(box)
+    box.write_bytes(b"")  # no longer a Maildir: an (empty) mbox of the same name
+    code, out = tick(capsys, root, now="2026-12-01T12:30+00:00")
+    assert code == 0 and not (root / ".judge" / "quiet.json").read_text().count('"maildirs":["'), out
+
+
 def test_a_second_tick_at_once_is_busy_and_without_a_gm_address_nothing_is_owed_later(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from adjudicator.common.atomic import locked
 

@@ -120,3 +120,77 @@ def test_a_post_cut_short_by_a_kill_is_not_made_again_and_the_gm_is_told(
     assert len(posts) == 1, "turn 2's post may have gone out: never twice"
     told = [name for name in outbox(root) if "gm-notify" in name]
     assert told and "may or may not have gone out" in letter(root, told[0])
+
+
+def test_a_tick_draws_each_board_once_for_its_mails_and_posts(
+    tmp_path: Path, endpoint: tuple[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28: a tick that adjudicates, mails and posts to two URLs rasterises each distinct board once:
+    each player's own, and the public one that the public report's mail and both posts carry."""
+    import resvg_py
+
+    from adjudicator.publish import png
+
+    url, posts = endpoint
+    root = campaign(tmp_path, judge={"notify": [url, url + "/second"]})
+    drawn: list[str] = []
+    rasterise = resvg_py.svg_to_bytes
+
+    def counted(**options: Any) -> Any:
+        drawn.append(options["svg_string"])
+        return rasterise(**options)
+
+    png.png.cache_clear()  # boards drawn by earlier tests in this process do not count
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(resvg_py, "svg_to_bytes", counted)
+        play_turn(tmp_path, root, 1, capsys)
+    assert len(posts) == 2
+    assert len(outbox(root)) >= 4, "three players' reports and the public report were mailed"
+    assert len(drawn) == len(set(drawn)) == 4, "each of the three players' boards and the public board, once"
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("discrod://1234/sekrit-token", "entry 2 (discrod://1234) discrod:// is not a scheme apprise knows"),
+        ("json://", "entry 2 (json://) is a json:// URL apprise cannot read"),
+        ("hooks.example.org/sekrit-token", "entry 2 is not a URL"),
+    ],
+)
+def test_a_wrong_notify_url_is_named_by_status_and_run_before_anything_is_done(
+    tmp_path: Path, endpoint: tuple[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str], url: str, why: str
+) -> None:
+    good, posts = endpoint
+    root = campaign(tmp_path, judge={"notify": [good, url]})
+    assert main(["status", str(root)]) == 1
+    said = capsys.readouterr()
+    assert f"judge.notify: {why}" in said.out + said.err
+    for player in ("tony", "david", "maria"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 1
+    said = capsys.readouterr()
+    assert f"judge.notify: {why}" in said.out
+    assert "sekrit-token" not in said.out, "the token in the URL is never printed"
+    assert not Campaign.open(root).is_adjudicated(1) and posts == [], "nothing adjudicated, mailed or posted until it is fixed"
+
+
+def test_loading_apprise_prints_no_warning_of_its_own_and_hides_none_of_ours() -> None:
+    """apprise's plugins import imghdr, deprecated in Python 3.11: that warning is silenced where apprise
+    loads (judge/services.py), and only that one: a DeprecationWarning of anyone else still shows."""
+    import subprocess
+    import sys
+
+    script = (
+        "import warnings\n"
+        "warnings.simplefilter('always')\n"
+        "from adjudicator.judge import services\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    services.apprise()\n"
+        "    assert services.problem('json://127.0.0.1/hook') is None\n"
+        "    warnings.warn('ours', DeprecationWarning)\n"
+        "print([str(w.message) for w in caught])\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    assert ran.stdout.strip() == "['ours']", ran.stdout + ran.stderr
+    assert ran.stderr == ""

@@ -148,6 +148,8 @@ def test_a_routing_tick_killed_at_any_file_operation_loses_nothing_and_does_noth
     append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
     append_mbox(mbox, mail("david@example.org", "orders", "player: david\nturn: 1\norders: []\n"))  # answered once
     append_mbox(mbox, mail("zed@example.org", "orders", "player: zed\nturn: 1\norders: []\n"))  # nothing
+    for n in range(2):  # a stranger's list, twice: answered once (the day's reply recorded kill-safe)
+        append_mbox(mbox, mail("nosy@example.net", "list", f"list\n{n}"))
 
     def fresh(name: str) -> Path:
         folder = tmp_path / name
@@ -178,7 +180,7 @@ def test_a_routing_tick_killed_at_any_file_operation_loses_nothing_and_does_noth
     changes = int(counted.stderr.strip().splitlines()[-1])
     expected = state(clean)
     assert len(filed(clean / "spies")) == 1 and len(filed(clean / "kids")) == 2
-    assert len([name for name in expected if "/route-" in name]) == 1
+    assert len([name for name in expected if "/route-" in name]) == 2
     for point in kill_points(changes):
         folder = fresh(f"kill-{point}")
         killed = run(point, folder)
@@ -230,3 +232,213 @@ def test_the_judges_own_mail_in_a_shared_inbox_goes_to_its_campaign_and_is_skipp
     code, out = tick(capsys, spies, kids, now="2026-12-01T12:10+00:00")
     assert code == 0 and "messages routed: 3 to kids" in out and "3 messages of the judge's own skipped" in out, out
     assert not (spies / "mail" / "ingest.jsonl").exists() and not (spies / "mail" / "rejected").exists()
+
+
+# -- sign-up on a shared judge address (design 16) -----------------------------------------------------
+
+
+def league_and_kids(tmp_path: Path, capsys: pytest.CaptureFixture[str], inbox: str, **judge: Any) -> tuple[Path, Path]:
+    """`kids`, running, and `league`, signing up for three seats, on one judge address; the GM reads digests."""
+    kids = campaign(tmp_path, "kids")
+    league = tmp_path / "league"
+    assert main(["new", str(league), "--game", "secrets", "--open", "3", "--gm-email", "gm@example.org", "--seed", "s"]) == 0
+    capsys.readouterr()
+    for root in (kids, league):
+        edit(root, lambda c: c.setdefault("judge", {}).update(inbox=[inbox], gm_digest=True, **judge))
+    return kids, league
+
+
+def replies(root: Path) -> dict[str, str]:
+    """The routing's replies in a campaign's outbox: recipient -> text (one reply each, or the test fails)."""
+    found: dict[str, str] = {}
+    for name in outbox(root):
+        if "route-" in name:
+            message = email.message_from_bytes((root / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)
+            assert str(message["To"]) not in found, f"two replies to {message['To']}"
+            found[str(message["To"])] = message.get_body(("plain",)).get_content()
+    return found
+
+
+def signing_up_by_the_shared_address(tmp_path: Path, capsys: pytest.CaptureFixture[str], kids: Path, league: Path, deliver: Any) -> None:
+    """What a stranger sees of a shared judge address: list, join with and without the campaign named, floods."""
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    for n in range(3):  # a flood of list and of join naming no campaign: one reply of each a day
+        deliver(mail("ann@example.net", "hello" if n else "list please", f"list\n{n}"))
+        deliver(mail("bob@example.net", "hi", f"join Bob\n{n}"))
+    deliver(mail("zed@example.net", "orders", "player: zed\nturn: 1\norders: []\n"))  # a stranger's orders: nothing
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert ("1 'list' answered with the campaigns of this judge, 1 answered with the list of campaigns (not filed), "
+            "4 not answered (the sender had that reply today already; one a day per address), 1 from senders registered nowhere") in out, out
+    answered = replies(kids)  # kids (first by folder) keeps the record and answers the list
+    assert sorted(answered) == ["ann@example.net", "bob@example.net"]
+    listing = answered["ann@example.net"]
+    assert "[league]  league (Sid's Secrets): signing up, 0 of 3 seats taken" in listing, listing
+    assert "[kids]  kids (Sid's Secrets): running, turn 1 due Tuesday 8 December 2026, 20:00 CET" in listing, listing
+    assert "@" not in listing and "@" not in answered["bob@example.net"].split("Your message:")[0]  # no player's address
+    assert "[league]" in answered["bob@example.net"] and "Nothing from it was filed" in answered["bob@example.net"]
+    assert not (league / "mail" / "ingest.jsonl").exists() and not (kids / "mail" / "ingest.jsonl").exists()
+    [digest] = [name for name in outbox(kids) if "gm-digest" in name]
+    told = email.message_from_bytes((kids / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
+    assert "4 not answered (the sender had that reply today already" in " ".join(told.split()), told
+    # Joins that name the campaign seat the players, and the tick that fills the last seat starts the game.
+    deliver(mail("ann@example.net", "[League] join", "join Ann\n"))
+    deliver(mail("bob@example.net", "join", "campaign: league\n\njoin Bob\n"))
+    deliver(mail("cy@example.net", "Join [league]", "join Cy\n"))
+    deliver(mail("ann@example.net", "again", "list\nagain"))  # answered already today: not again
+    code, out = tick(capsys, kids, league, now="2026-12-02T13:00+00:00")
+    assert code == 0 and "messages routed: 3 to league, 1 not answered" in out, out
+    assert "ann joined" in out and "bob joined" in out and "cy joined" in out and "started with 3 players" in out, out
+    assert [p["id"] for p in __import__("adjudicator.campaign.folder", fromlist=["Campaign"]).Campaign.open(league).players] == ["ann", "bob", "cy"]
+    assert sorted(name for name in outbox(league) if "welcome-" in name) == ["turn-000/welcome-ann.eml", "turn-000/welcome-bob.eml", "turn-000/welcome-cy.eml"]
+    assert len(replies(kids)) == 2 and not replies(league)
+    deliver(mail("ann@example.net", "next day", "list\nnext day"))  # a new day: answered again, now with the game running
+    code, out = tick(capsys, kids, league, now="2026-12-03T12:00+00:00")
+    assert code == 0 and "1 'list' answered" in out, out
+    assert len([name for name in outbox(kids) if "route-" in name]) == 3
+
+
+def test_strangers_sign_up_by_a_shared_maildir_and_floods_get_one_reply_a_day(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import mailbox
+
+    box = tmp_path / "judge-maildir"
+    maildir = mailbox.Maildir(box, create=True)
+    kids, league = league_and_kids(tmp_path, capsys, str(box))
+    signing_up_by_the_shared_address(tmp_path, capsys, kids, league, maildir.add)
+
+
+def test_strangers_sign_up_by_a_shared_imap_mailbox(tmp_path: Path, imap: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from servers import PASSWORD
+
+    imap.empty()
+    secret = tmp_path / "imap-password"
+    secret.write_text(PASSWORD + "\n")
+    kids, league = league_and_kids(tmp_path, capsys, imap.url, imap_ca_file=imap.cafile, imap_password_file=str(secret))
+    signing_up_by_the_shared_address(tmp_path, capsys, kids, league, imap.deliver)
+
+
+# -- a bounce in a shared inbox ---------------------------------------------------------------------
+
+
+def bounce_of(original: bytes, returned: str) -> bytes:
+    """A delivery report (RFC 3464) as Postfix writes one, returning the original's headers (or all of it)."""
+    headers = original.split(b"\n\n", 1)[0].decode()
+    part = (f"Content-Type: text/rfc822-headers\n\n{headers}\n" if returned == "headers"
+            else f"Content-Type: message/rfc822\n\n{original.decode()}\n")
+    return (
+        "From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\nTo: gm@example.org\n"
+        f"Subject: Undelivered Mail Returned to Sender\nMessage-ID: <bounce-{returned}@mx.example.org>\n"
+        "Date: Wed, 02 Dec 2026 10:00:00 +0000\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
+        "--b\nContent-Type: text/plain\n\n<david@example.org>: host mx.example.org said: 550 5.1.1 no such user\n\n"
+        "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\n"
+        "Final-Recipient: rfc822; david@example.org\nAction: failed\nStatus: 5.1.1\n\n"
+        f"--b\n{part}\n--b--\n"
+    ).encode()
+
+
+@pytest.mark.parametrize("returned", ["headers", "message"])
+def test_a_bounce_in_a_shared_inbox_goes_to_the_campaign_whose_message_bounced(tmp_path: Path, capsys: pytest.CaptureFixture[str], returned: str) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    edit(kids, lambda c: c["judge"].update(gm_digest=True))
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    welcome = (kids / "mail" / "outbox" / "turn-000" / "welcome-david.eml").read_bytes().replace(b"\r\n", b"\n")
+    append_mbox(mbox, bounce_of(welcome, returned), "MAILER-DAEMON")
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "messages routed: 1 to kids" in out, out
+    [notice] = [name for name in outbox(kids) if "gm-bounce" in name]  # as for a campaign with its own inbox
+    text = email.message_from_bytes((kids / "mail" / "outbox" / notice).read_bytes(), policy=email.policy.default).get_content()
+    assert "For:     david" in text and "Undelivered Mail" in text
+    [digest] = [name for name in outbox(kids) if "gm-digest" in name]
+    told = email.message_from_bytes((kids / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
+    assert "from mailer-daemon@mx.example.org ('Undelivered Mail Returned to Sender') not filed" in told, told
+    assert not [name for name in outbox(spies) if "gm-" in name]
+
+
+# -- campaigns sharing a source, ticked apart ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["mbox", "maildir", "imap"])
+def test_campaigns_sharing_a_source_ticked_apart_each_file_only_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                          request: pytest.FixtureRequest, kind: str) -> None:
+    """A cron line per campaign (`pbem run spies`, then `pbem run kids`): spies, ticked alone, took the whole
+    source and kids' mail was lost to kids. Now the run routes the source for both, and says so."""
+    import mailbox
+
+    spies, kids, mbox = shared(tmp_path)
+    if kind == "maildir":
+        box = mailbox.Maildir(tmp_path / "judge-maildir", create=True)
+        deliver, source = box.add, str(tmp_path / "judge-maildir")
+        for root in (spies, kids):
+            edit(root, lambda c: c["judge"].update(inbox=[source]))
+    elif kind == "imap":
+        from servers import PASSWORD
+
+        imap = request.getfixturevalue("imap")
+        imap.empty()
+        secret = tmp_path / "imap-password"
+        secret.write_text(PASSWORD + "\n")
+        deliver = imap.deliver
+        for root in (spies, kids):
+            edit(root, lambda c: c["judge"].update(inbox=[imap.url], imap_ca_file=imap.cafile, imap_password_file=str(secret)))
+    else:
+        deliver = lambda raw: append_mbox(mbox, raw)  # noqa: E731
+    code, out = tick(capsys, spies, kids, now=NOW)  # named together once: each learns who shares its source
+    assert code == 0, out
+    deliver(mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    deliver(mail("kim@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # kids
+    deliver(mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    code, out = tick(capsys, spies, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "messages routed: 2 to kids, 1 to spies" in out, out
+    assert f"note: {kids} shares this source and is not in this run: its mail waits in mail/inbox/ for its own tick" in out, out
+    assert filed(spies) == [("maria@example.org", "filed")] and filed(kids) == []
+    code, out = tick(capsys, kids, now="2026-12-02T12:05+00:00")
+    assert code == 0 and "routed" not in out and "2 new messages (2 filed, 0 rejected)" in out, out
+    assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed")]
+    deliver(mail("kim@example.org", "status", "status\n"))  # kids, while only spies runs
+    for root, now in ((spies, "2026-12-02T12:10+00:00"), (kids, "2026-12-02T12:15+00:00"), (spies, "2026-12-02T12:20+00:00")):
+        assert tick(capsys, root, now=now)[0] == 0
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:25+00:00")
+    assert code == 0 and out.count("nothing to do") == 2, out
+    assert filed(spies) == [("maria@example.org", "filed")]  # nothing lost, nothing twice
+    assert filed(kids) == [("kim@example.org", "filed"), ("tony@example.org", "filed"), ("kim@example.org", "answered")]
+
+
+def test_the_mail_an_open_campaign_kept_for_the_shared_address_is_in_its_first_digest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first campaign by folder keeps routed.jsonl; one signing up sends no digest until it starts, then tells it."""
+    import mailbox
+
+    box = tmp_path / "judge-maildir"
+    maildir = mailbox.Maildir(box, create=True)
+    kids, league = league_and_kids(tmp_path, capsys, str(box))
+    arena = tmp_path / "arena"  # signing up, and first by folder
+    league.rename(arena)
+    assert tick(capsys, kids, arena, now=NOW)[0] == 0
+    maildir.add(mail("ann@example.net", "hello", "list\n"))
+    code, out = tick(capsys, kids, arena, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "1 'list' answered" in out, out
+    assert sorted(replies(arena)) == ["ann@example.net"] and not [n for n in outbox(arena) if "gm-digest" in n]
+    for name in ("ann", "bob", "cy"):
+        maildir.add(mail(f"{name}@example.net", "[arena] join", f"join {name}\n"))
+    code, out = tick(capsys, kids, arena, now="2026-12-02T13:00+00:00")
+    assert code == 0 and "started with 3 players" in out, out
+    [digest] = [n for n in outbox(arena) if "gm-digest" in n]
+    told = email.message_from_bytes((arena / "mail" / "outbox" / digest).read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
+    assert "the shared judge address: messages routed: 1 'list' answered" in " ".join(told.split()), told
+
+
+def test_a_campaign_left_alone_on_a_source_once_shared_never_takes_what_went_to_the_other(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spies, kids, mbox = shared(tmp_path)
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0
+    append_mbox(mbox, mail("maria@example.org", "orders", "player: maria\nturn: 1\norders: []\n"))  # spies
+    append_mbox(mbox, mail("tony@example.org", "[kids] orders", "player: tony\nturn: 1\norders: []\n"))  # kids
+    assert tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")[0] == 0
+    edit(kids, lambda c: c["judge"].update(inbox=[str(tmp_path / "kids-own.mbox")]))  # kids gets its own inbox
+    (tmp_path / "kids-own.mbox").touch()
+    append_mbox(mbox, mail("tony@example.org", "orders", "player: tony\nturn: 1\norders: []\n"))  # now spies'
+    code, out = tick(capsys, spies, now="2026-12-02T12:10+00:00")
+    assert code == 0 and "messages routed: 1 to spies" in out, out
+    assert filed(spies) == [("maria@example.org", "filed"), ("tony@example.org", "filed")]  # tony's [kids] orders not taken
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:15+00:00")
+    assert code == 0 and out.count("nothing to do") == 2, out
+    assert filed(kids) == [("tony@example.org", "filed")]

@@ -37,3 +37,34 @@ def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
         assert image.get_content() == board, f"the board drawn from {player or 'the public'}'s own view"
         if player is not None:
             assert message.get_content_type() == "multipart/mixed", "the view file still follows as an attachment"
+
+
+def test_every_card_is_drawn_in_its_own_colour_with_words_that_stand_out() -> None:
+    """Identity's pink cards were drawn black (no fill for `c-pink`), and its black card's words black on black."""
+    import re
+
+    from adjudicator.games.identity.cards import BLACK, COLOURS
+    from adjudicator.publish.svg import STYLE, Drawing, card
+
+    fills = dict(re.findall(r"\.([\w-]+)\{fill:#([0-9a-f]{6}|[0-9a-f]{3})\}", STYLE.split("@media")[0]))
+    for colour in (*COLOURS, BLACK):
+        assert f"c-{colour}" in fills, f"no colour for Identity's {colour} cards"
+        d = Drawing(60, 60, "a card", "a card", "k")
+        card(d, 0, 0, colour, "+1", "a card")
+        ink = re.findall(r'class="(on-[\w-]+) label"', d.svg())
+        assert ink and ink[0] in fills
+
+        def lightness(hex_colour: str) -> int:
+            full = hex_colour if len(hex_colour) == 6 else "".join(c * 2 for c in hex_colour)
+            return sum(int(full[i:i + 2], 16) for i in (0, 2, 4))
+
+        assert abs(lightness(fills[f"c-{colour}"]) - lightness(fills[ink[0]])) > 300, f"the words on a {colour} card must stand out"
+
+
+def test_hide_names_its_buildings_in_words_as_its_dice_do(tmp_path: Path) -> None:
+    campaign = play(tmp_path / "h", "hide", seed="words", players=3, passwords=False)
+    state = campaign.state(1)
+    from adjudicator.publish.pictures import painter
+
+    svg = painter("hide").board(campaign.game.view(state, None), "b").svg()
+    assert ">army base<" in svg and ">army-base<" not in svg

@@ -25,8 +25,9 @@ Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turn
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..common.rng import commitment
 from ..publish.render import Renderer
@@ -34,7 +35,7 @@ from . import pending
 from .adjudicate import from_template, template_problem
 from .exported import open_for_audit, originals
 from .folder import Campaign, CampaignError, dump_json, read_yaml, turn_name
-from .turn import TurnOutput, opening, turn
+from .turn import TurnOutput, opening, sha256, turn
 
 REVEAL_FILE = "reveal.yaml"
 """Written by `pbem reveal` (adjudicator/campaign/reveal.py) into the campaign folder once the game is over."""
@@ -46,25 +47,61 @@ class AuditResult:
     """How many turns (after the opening) were replayed; on a divergence, the turn where it was found."""
     divergence: str | None
     """The first difference found, in words; None when the replay matches."""
+    rendered_elsewhere: dict[int, str] = field(default_factory=dict)
+    """Turns whose reports another template set rendered (turn -> the adjudicator version that wrote
+    it): their rules' outputs were replayed, their reports checked against the manifest chain only."""
+
+    @property
+    def note(self) -> str | None:
+        """One line on the turns whose reports were not replayed, or None when every report was."""
+        if not self.rendered_elsewhere:
+            return None
+        versions = ", ".join(sorted(set(self.rendered_elsewhere.values())))
+        return (
+            f"{_spans(sorted(self.rendered_elsewhere))} rendered by another template set (adjudicator {versions}): "
+            "the rules' outputs replay byte for byte; the reports match the SHA-256 chain of their manifests, "
+            "not today's templates"
+        )
 
 
-def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, dict[str, str]]) -> bytes:
-    """The replay's manifest with what the replay cannot know taken from the recorded one: the
-    adjudicator version that wrote it (absent from manifests older than the field), and, in an
-    export, the hashes of order files as filed before their passwords were taken out (only for a
-    file still as exported: one changed since then keeps its own hash, and diverges)."""
-    if replayed == recorded:
-        return replayed
+def _spans(numbers: list[int]) -> str:
+    """`turns 0-4 and 7 were`, `turn 3 was`: the turns, in runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"turn {listed} was" if len(numbers) == 1 else f"turns {listed} were"
+
+
+def _recorded(data: bytes) -> dict[str, Any]:
+    """The recorded manifest as a dict, or {} when it is not one (its plain difference says so)."""
     try:
-        theirs = json.loads(recorded)
+        found = json.loads(data)
     except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _as_recorded(replayed: bytes, theirs: dict[str, Any], label: str, filed: dict[str, dict[str, str]], reports_as_recorded: bool) -> bytes:
+    """The replay's manifest with what the replay cannot know taken from the recorded one: the
+    adjudicator version and the template digest that wrote it (either absent from manifests older
+    than the field); with `reports_as_recorded` (another template set rendered the turn), the reports'
+    hashes; and, in an export, the hashes of order files as filed before their passwords were taken
+    out (only for a file still as exported: one changed since then keeps its own hash, and diverges)."""
+    if not theirs:
         return replayed
     ours = json.loads(replayed)
-    if not isinstance(theirs, dict):
-        return replayed
-    ours.pop("adjudicator", None)
-    if "adjudicator" in theirs:
-        ours["adjudicator"] = theirs["adjudicator"]
+    for key in ("adjudicator", "templates"):
+        ours.pop(key, None)
+        if key in theirs:
+            ours[key] = theirs[key]
+    if reports_as_recorded and isinstance(theirs.get("outputs"), dict):
+        kept = {n: d for n, d in ours["outputs"].items() if not n.startswith(REPORTS)}
+        ours["outputs"] = dict(sorted({**kept, **{n: d for n, d in theirs["outputs"].items() if n.startswith(REPORTS)}}.items()))
     for name, digest in ours["inputs"].items():
         record = filed.get(f"{label}/{name}")
         if record is not None and record.get("exported") == digest:
@@ -72,34 +109,65 @@ def _as_recorded(replayed: bytes, recorded: bytes, label: str, filed: dict[str, 
     return dump_json(ours)
 
 
-def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]]) -> str | None:
-    """The first file whose bytes differ from the replay, or that one side lacks.
+REPORTS = "reports/"
+
+
+def _reports_differ(folder: Path, output: TurnOutput) -> bool:
+    """Whether the reports on disk are not, name for name and byte for byte, those the replay renders."""
+    replayed = {n: d for n, d in output.files.items() if n.startswith(REPORTS)}
+    on_disk = {f"{REPORTS}{p.name}" for p in (folder / "reports").iterdir()} if (folder / "reports").is_dir() else set()
+    return on_disk != set(replayed) or any((folder / n).read_bytes() != d for n, d in replayed.items() if (folder / n).is_file())
+
+
+def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]], templates: str) -> tuple[str | None, bool]:
+    """(the first file whose bytes differ from the replay, or that one side lacks; whether the
+    turn's reports were checked against its manifest only, another template set having rendered them).
 
     The turn folder holds nothing else: every entry of its own and of reports/ is one the
     replay writes (a `notes.txt` added to an adjudicated turn is a divergence, not a file
     the archive may carry unchecked). Every entry of orders/ is read by the replay, or named
-    in results.json as not a regular file. Dot-named entries are run-time files."""
+    in results.json as not a regular file. Dot-named entries are run-time files.
+
+    Reports are replayed byte for byte, unless they differ and the manifest records a template
+    digest other than today's `templates` (or none, being older than the field): then each report
+    on disk must be one the manifest lists, with the SHA-256 it records, and the manifest itself
+    must replay with those hashes, so the chain still binds them."""
     label = folder.name
-    for name in sorted(output.files):
+    recorded_manifest = folder / "manifest.json"
+    theirs = _recorded(recorded_manifest.read_bytes()) if recorded_manifest.is_file() else {}
+    elsewhere = theirs.get("templates") != templates and _reports_differ(folder, output)
+    expected = dict(output.files)
+    if elsewhere:
+        recorded = theirs.get("outputs") if isinstance(theirs.get("outputs"), dict) else {}
+        expected = {n: d for n, d in expected.items() if not n.startswith(REPORTS)}
+        for name in sorted(n for n in recorded if n.startswith(REPORTS)):
+            path = folder / name
+            if not path.is_file():
+                return f"{label}/{name} is missing from the campaign but its manifest.json records it", True
+            if sha256(path.read_bytes()) != recorded[name]:
+                return f"{label}/{name} was changed after the turn was adjudicated (its SHA-256 is not the one manifest.json records)", True
+            expected[name] = path.read_bytes()
+    for name in sorted(expected):
         path = folder / name
         if not path.is_file():
-            return f"{label}/{name} is missing from the campaign but the replay writes it"
-        data = output.files[name]
+            return f"{label}/{name} is missing from the campaign but the replay writes it", elsewhere
+        data = expected[name]
         on_disk = path.read_bytes()
         if name == "manifest.json":
-            data = _as_recorded(data, on_disk, label, filed)
+            data = _as_recorded(data, theirs, label, filed, elsewhere)
         if on_disk != data:
-            return (_changed_input(folder, on_disk, data) if name == "manifest.json" else None) or f"{label}/{name} differs from the replay"
-    written = {name.partition("/")[0] for name in output.files} | ({"orders"} if output.turn > 0 else set())
+            return (_changed_input(folder, on_disk, data) if name == "manifest.json" else None) or f"{label}/{name} differs from the replay", elsewhere
+    written = {name.partition("/")[0] for name in expected} | ({"orders"} if output.turn > 0 else set())
     for path in sorted(folder.iterdir()):
         if not path.name.startswith(".") and path.name not in written:
-            return f"{label}/{path.name} is not written by the replay (an adjudicated turn holds only what its adjudication wrote)"
+            return f"{label}/{path.name} is not written by the replay (an adjudicated turn holds only what its adjudication wrote)", elsewhere
     reports = folder / "reports"
     if reports.is_dir():
         for path in sorted(reports.iterdir()):
-            if f"reports/{path.name}" not in output.files:
-                return f"{label}/reports/{path.name} is not written by the replay"
-    return None
+            if f"{REPORTS}{path.name}" not in expected:
+                why = "is not recorded in its manifest.json" if elsewhere else "is not written by the replay"
+                return f"{label}/reports/{path.name} {why}", elsewhere
+    return None, elsewhere
 
 
 def _changed_input(folder: Path, recorded: bytes, replayed: bytes) -> str | None:
@@ -145,22 +213,32 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         if revealed.get("seed_commitment") not in (None, setup["seed_commitment"]):
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
     renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
+    elsewhere: dict[int, str] = {}
+
+    def compared(number: int, out: TurnOutput) -> str | None:
+        folder = campaign.turn_dir(number)
+        problem, other = _compare(folder, out, filed, renderer.digest)
+        if other:
+            elsewhere[number] = str(_recorded((folder / "manifest.json").read_bytes()).get("adjudicator", "before 0.1.0"))
+        return problem
+
     out = opening(campaign, setup, seed, renderer)
-    problem = _compare(campaign.turn_dir(0), out, filed)
+    problem = compared(0, out)
     if problem:
-        return AuditResult(0, problem)
+        return AuditResult(0, problem, elsewhere)
     state = out.state
     number = 0
     while not campaign.game.is_over(state) and campaign.is_adjudicated(number + 1):
         number += 1
-        folder = campaign.turn_dir(number)
         read = pending.replay(campaign, number, state, setup)
         out = turn(read, pending.check(read), seed, renderer)
-        problem = _compare(folder, out, filed)
+        problem = compared(number, out)
         if problem:
-            return AuditResult(number, problem)
+            return AuditResult(number, problem, elsewhere)
         state = out.state
-    return _account_for_turns(campaign, number, campaign.game.is_over(state))
+    result = _account_for_turns(campaign, number, campaign.game.is_over(state))
+    result.rendered_elsewhere = elsewhere
+    return result
 
 
 def _account_for_turns(campaign: Campaign, last: int, over: bool) -> AuditResult:

@@ -48,11 +48,14 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outputs: dict[str, bytes]) -> bytes:
+def _manifest(turn: int, previous: bytes | None, inputs: dict[str, bytes], outputs: dict[str, bytes], templates: str) -> bytes:
+    """`templates`: the digest of the template set that rendered the reports (Renderer.digest), which
+    tells `pbem audit` whether today's templates can replay them (campaign/audit.py)."""
     return dump_json(
         {
             "turn": turn,
             "adjudicator": __version__,
+            "templates": templates,
             "previous_manifest": sha256(previous) if previous is not None else None,
             "inputs": {name: sha256(data) for name, data in sorted(inputs.items())},
             "outputs": {name: sha256(data) for name, data in sorted(outputs.items())},
@@ -216,7 +219,7 @@ def opening(campaign: Campaign, setup: dict[str, Any], seed: str, renderer: Rend
         inputs[DEADLINE_FILE] = deadline
     outputs.update(render_reports(game, renderer, setup, state, 0, [], {}, None, deadline))
     files = {**inputs, **outputs}
-    files["manifest.json"] = _manifest(0, None, inputs, outputs)
+    files["manifest.json"] = _manifest(0, None, inputs, outputs, renderer.digest)
     return TurnOutput(0, files, state, {}, [], [])
 
 
@@ -260,7 +263,7 @@ def turn(
         inputs[standins.RECORD_FILE] = verdict.record
     # The turn folder holds the very bytes it read, orders and seats included: a file changed
     # on disk meanwhile is not what this turn committed (campaign/adjudicate.py checks for it).
-    files = {**inputs, **outputs, "manifest.json": _manifest(number, pending.previous_manifest, inputs, outputs)}
+    files = {**inputs, **outputs, "manifest.json": _manifest(number, pending.previous_manifest, inputs, outputs, renderer.digest)}
     return TurnOutput(number, files, new_state, submissions, events, verdict.stray, played)
 
 

@@ -21,5 +21,8 @@ def run(args: argparse.Namespace) -> int:
     if result.divergence:
         print(f"AUDIT FAILED at turn {result.turns}: {result.divergence}")
         return 1
-    print(f"Audit clean: the opening and {plural(result.turns, 'turn')} replay byte for byte.")
+    if result.note:
+        print(f"Audit clean: the opening and {plural(result.turns, 'turn')} replay; {result.note}.")
+    else:
+        print(f"Audit clean: the opening and {plural(result.turns, 'turn')} replay byte for byte.")
     return 0

@@ -42,17 +42,17 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     # Sources several of the campaigns share are read once, each message routed to one campaign (design 15).
     roots = [Path(folder) for folder in args.dirs]  # made once: over a thousand campaigns pathlib's cost shows
-    sharing = route_shared(roots, now) if len(roots) > 1 else None
-    for line in sharing.lines if sharing else []:
+    sharing = route_shared(roots, now)  # also for one campaign: others may share its source (judge/shared.py)
+    for line in sharing.lines:
         if "not routed" in line:
             out.print(f"[red]{literal(line)}[/]")
         else:
             print(line, flush=True)
     for root in roots:
-        result = tick(root, now, smtp, sharing.routed.get(root, frozenset()) if sharing else frozenset())
+        result = tick(root, now, smtp, sharing.routed.get(root, frozenset()))
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
             print(result.line, flush=True)
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
-    return 1 if failed or (sharing and sharing.failed) else 0
+    return 1 if failed or sharing.failed else 0

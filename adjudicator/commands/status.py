@@ -25,8 +25,10 @@ def run(args: argparse.Namespace) -> int:
     from ..campaign import pending, signup
     from ..campaign.folder import Campaign
     from ..common import clock
+    from ..judge.settings import read_settings
 
     campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
+    read_settings(campaign)  # judge: as `pbem run` reads it: a mistake (a notify URL, a key) is named now, before a tick
     if signup.is_open(campaign):
         return _print_signup(campaign, args.json)
     game = campaign.game

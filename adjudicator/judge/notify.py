@@ -29,32 +29,18 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from ..campaign.folder import Campaign, CampaignError
+from ..campaign.folder import Campaign
 from ..common import atomic
 from ..mail.boards import board_png
 from ..mail.compose import ensure_mail_dir, mail_dir, write_outbox
 from ..publish.render import markdown_plain
 from .letters import to_gm
+from .services import apprise, shown
+from .settings import read_settings
 
 Poster = Callable[[str, str, str, bytes], tuple[bool, str]]
 """(url, title, body, board PNG) -> (posted, why not)."""
-
-
-def urls(campaign: Campaign) -> list[str]:
-    """The notification URLs of campaign.yaml's `judge: notify:`, checked: a list (or one) of scheme://... strings."""
-    value = (campaign.config.get("judge") or {}).get("notify") or []
-    listed = [value] if isinstance(value, str) else value
-    if not isinstance(listed, list) or not all(isinstance(u, str) and "://" in u for u in listed):
-        raise CampaignError(f"{campaign.root}/campaign.yaml: judge.notify: must be a list of apprise URLs (discord://..., json://...), got {value!r}")
-    return listed
-
-
-def shown(url: str) -> str:
-    """A URL as the GM's messages name it: its scheme and host, never its path or token."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname or ''}"
 
 
 def _key(turn: int, url: str) -> str:
@@ -89,13 +75,13 @@ def failures(root: Path) -> dict[str, str]:
 
 def apprise_post(url: str, title: str, body: str, board: bytes) -> tuple[bool, str]:
     """One post through apprise, with the board attached where the service takes one."""
-    import apprise
+    library = apprise()
     from apprise.attachment.memory import AttachMemory
 
-    service = apprise.Apprise()
+    service = library.Apprise()
     if not service.add(url):
         return False, "apprise does not understand this URL"
-    attachments = apprise.AppriseAttachment()
+    attachments = library.AppriseAttachment()
     attachments.add(AttachMemory(content=board, name="board.png", mimetype="image/png"))
     result = service.notify(body=body, title=title, attach=attachments)
     return (True, "") if result else (False, "the service did not accept the post (apprise reported a failure)")
@@ -107,7 +93,7 @@ def post_turns(root: Path, done: list[str], post: Poster | None = None, tell_gm:
     `upto` is the last turn whose reports have gone to the players: a turn held for the GM's preview is not public yet."""
     post = post or apprise_post
     campaign = Campaign.open(root)
-    targets = urls(campaign)
+    targets = read_settings(campaign).notify
     last = campaign.last_turn if upto is None else min(campaign.last_turn, upto)
     if not targets or last < 1:
         return

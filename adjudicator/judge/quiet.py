@@ -55,13 +55,14 @@ def prepare(root: Path) -> None:
 
 
 def stamps(root: Path, paths: list[str]) -> list[list[int] | None]:
-    base = os.fspath(root)  # plain strings: this runs for every campaign of every tick, and pathlib costs more than stat
-    return [_stamp(os.path.join(base, name)) for name in paths]
+    base = os.fspath(root) + os.sep  # plain strings: this runs for every campaign of every tick, and pathlib
+    return [_stamp(base + name) for name in paths]  # (or os.path.join) costs more than the stat; the names are relative
 
 
 def remember(
     root: Path, paths: list[str], seen: list[list[int] | None], sources: dict[str, list[int]], until: dt.datetime | None, sent: bool,
     only_at: dt.datetime | None = None, inbox: list[str] | None = None, routed: frozenset[str] = frozenset(),
+    shares: dict[str, str] | None = None,
 ) -> None:
     """Record a tick that had nothing to do (`seen` was taken before it looked, so anything that
     moved while it looked makes the next tick look again), quiet `until` something falls due.
@@ -72,10 +73,13 @@ def remember(
 
     `inbox` names the campaign's sources as `judge: inbox:` gives them (mail/route.py's source_key), so
     that `pbem run` finds the sources campaigns share without opening them; `routed` those of them that
-    were routed (shared in that run): a tick routed otherwise looks properly."""
+    were routed (shared in that run): a tick routed otherwise looks properly; `shares` for each shared
+    source the folder whose mail/sharing.json names who shares it (judge/shared.py's pointers)."""
     record = {
         "paths": paths, "stamps": seen, "sources": sources, "until": until.isoformat() if until else None, "sent": sent,
         "only_at": only_at.isoformat() if only_at else None, "inbox": inbox_names(root, inbox or []), "routed": sorted(routed),
+        "shares": shares or {},
+        "maildirs": sorted(name for name in sources if fetch.is_maildir(name)),
     }
     data = dump_json(record)
     path = _path(root)
@@ -92,24 +96,36 @@ _READ: dict[str, Any] = {}
 campaign's cache is read once per tick (only a tick writes it, and it comes after both)."""
 
 
+def _load(name: str) -> Any:
+    """The cache of the campaign folder `name`, read with plain system calls (a file object costs more, a thousand times a tick)."""
+    handle = os.open(f"{name}/{FOLDER}/quiet.json", os.O_RDONLY)
+    try:
+        chunks = [os.read(handle, 1 << 16)]
+        while len(chunks[-1]) == 1 << 16:
+            chunks.append(os.read(handle, 1 << 16))
+    finally:
+        os.close(handle)
+    return json.loads(b"".join(chunks))
+
+
 def _read(root: Path) -> dict[str, Any]:
     name = os.fspath(root)
     if name in _READ:
         return _READ.pop(name)
-    with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
-        return json.loads(handle.read())
+    return _load(name)
 
 
-def inbox(root: Path) -> list[str] | None:
+def inbox(root: Path) -> tuple[list[str], dict[str, str]] | None:
     """The campaign's `judge: inbox:` as the last quiet tick recorded it (mail/route.py's source_key of
-    each), or None without a usable cache."""
+    each) and, for those shared, the folder that records who shares them, or None without a usable cache."""
     name = os.fspath(root)
     try:
-        with open(os.path.join(name, FOLDER, "quiet.json"), "rb") as handle:
-            record = json.loads(handle.read())
-        found = record["inbox"]
+        record = _load(name)
+        found, shares = record["inbox"], record.get("shares", {})  # a cache from before sharing.json: none recorded
+        if not all(isinstance(folder, str) for folder in shares.values()):
+            return None
         _READ[name] = record
-        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found]
+        return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found], shares
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -139,6 +155,8 @@ def is_quiet(root: Path, now: dt.datetime, sending: bool, routed: frozenset[str]
             return False
         if stamps(root, record["paths"]) != record["stamps"]:
             return False
-        return all(fetch.signature(name) == signature for name, signature in record["sources"].items())
-    except (KeyError, TypeError, ValueError):  # a cache from another version: look properly
+        maildirs = record.get("maildirs", ())
+        return all((fetch.maildir_signature(name) if name in maildirs else fetch.signature(name)) == signature
+                   for name, signature in record["sources"].items())
+    except (KeyError, TypeError, ValueError, OSError):  # a cache from another version, a Maildir gone: look properly
         return False

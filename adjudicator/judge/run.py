@@ -40,7 +40,7 @@ from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
 from . import absences as absence_tick
-from . import letters, notify, observers, preview, quiet, seats
+from . import letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -98,6 +98,8 @@ def _load_record(root: Path, campaign: Campaign) -> dict[str, Any]:
 
 def _digest_mark(root: Path, campaign: Campaign) -> dict[str, int]:
     """Where the GM's digest has got to: the last turn, ingested message and sent-log entry it told of."""
+    # No "routed" mark: a shared address's mail routed to none while the campaign was signing up (it sends
+    # no digest then) is told in its first digest.
     return {"turn": campaign.last_turn, "seq": len(load_index(root)), "sent": len(deliver.sent_log(root))}
 
 
@@ -155,12 +157,7 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     """Ingest the sources whose signature changed; the signatures are taken before reading, so
     mail that arrives while ingest reads is seen by the next tick. A source routed in this run (shared
     with another campaign) is not read here: what was routed to this campaign is in mail/inbox/."""
-    sources = [s for s in settings.inbox if isinstance(s, Path) and route.source_key(s) not in routed]
-    if any(route.source_key(s) in routed for s in settings.inbox):
-        fetch.ensure_inbox(root)
-        sources.append(fetch.inbox_dir(root))
-    elif any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
-        sources.append(fetch.inbox_dir(root))
+    sources = shared.read_by_tick(root, settings, routed)
     for source in sources:
         if not source.exists():
             raise fetch.FetchError(f"judge.inbox: {source}: no such Maildir, mbox or folder")
@@ -333,7 +330,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     if signup.is_open(Campaign.open(root)):  # sign-up (judge/signup.py): its mail, and the start once full
         _fetch(root, read_settings(Campaign.open(root)), now, result, routed)
         with atomic.locked(root):
-            if signup_tick.tick(root, now, result.done):
+            if signup_tick.tick(root, now, result.done, routed):
                 result.refused = _send(root, smtp, now, result) if smtp is not None else None
                 return
     with atomic.locked(root):
@@ -351,7 +348,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result, routed)
     with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
-        facts = signup_tick.running(root, now, result.done)
+        facts = signup_tick.running(root, now, result.done, routed)
     arrived = _ingest(root, settings, now, record, result, routed)
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
@@ -380,10 +377,12 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     if result.refused is not None or any(isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed for s in settings.inbox):
         quiet.forget(root)
     elif not result.busy:
-        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed)
+        quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed,
+                        shares=shared.pointers(root))
     else:
         after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
-        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed)
+        quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed,
+                        shares=shared.pointers(root))
 
 
 def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
@@ -448,7 +447,9 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
     posts = notify.failures(root)
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts),
+    routed = route.ledger(root)  # a shared judge address's mail routed to no campaign, kept here (mail/route.py)
+    facts += route.told(routed[mark.get("routed", 0):])
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts), "routed": len(routed),
                           **({"held": hold} if hold is not None else {})}
     if not facts:
         return

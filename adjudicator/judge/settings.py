@@ -15,6 +15,7 @@
       absences: auto            # gm (the default): requests go to the GM; auto: the judge grants them
       absence_budget: 7 days    # with auto: per player per game; a granted absence moves a deadline it covers
       takeover: mail            # gm: a `takeover SEAT` by mail only tells the GM, who runs pbem replace
+      notify: [discord://webhook_id/webhook_token]   # apprise URLs each public report is posted to (judge/notify.py)
 
 Every key is checked when a tick starts: a typo is refused in words, never ignored.
 """
@@ -30,6 +31,7 @@ from typing import Any
 from ..campaign.folder import Campaign, CampaignError
 from ..campaign.schedule import ScheduleError, duration
 from ..mail.fetch import FetchError, Source, parse_source
+from . import services
 
 _KEYS = ("inbox", "imap_password_file", "imap_ca_file", "imap_mark_seen", "smtp_ca_file", "gm_digest", "early", "grace", "remind",
          "mail_passwords", "press", "press_copy_gm", "abandon_after", "start", "notify",
@@ -56,6 +58,8 @@ class JudgeSettings:
     gm_digest: bool = True
     preview: bool = False
     """Each adjudicated turn's reports go to the GM only until `pbem release` (judge/preview.py)."""
+    notify: tuple[str, ...] = ()
+    """The apprise URLs each adjudicated turn's public report is posted to (judge/notify.py), each checked."""
 
 
 def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
@@ -78,6 +82,20 @@ def _path(section: dict[str, Any], key: str, root: Path) -> str | None:
         return None
     path = Path(str(value)).expanduser()
     return str(path if path.is_absolute() else root / path)
+
+
+def _notify(section: dict[str, Any]) -> tuple[str, ...]:
+    """`notify:`, one URL or a list, each one apprise can post to: a wrong one is refused before anything is posted."""
+    value = section.get("notify") or []
+    listed = [value] if isinstance(value, str) else value
+    if not isinstance(listed, list):
+        raise JudgeSettingsError("judge.notify: must be a list of apprise URLs (discord://..., json://...)")
+    for number, url in enumerate(listed, 1):
+        why = services.problem(url)
+        if why is not None:
+            named = f" ({services.shown(url)})" if isinstance(url, str) and "://" in url else ""  # never its path: it holds the token
+            raise JudgeSettingsError(f"judge.notify: entry {number}{named} {why}; the judge leaves the campaign alone until it is fixed")
+    return tuple(listed)
 
 
 def read_settings(campaign: Campaign) -> JudgeSettings:
@@ -125,6 +143,7 @@ def read_settings(campaign: Campaign) -> JudgeSettings:
             _path(section, "smtp_ca_file", campaign.root),
             _flag(section, "gm_digest", True),
             preview=_flag(section, "preview", False),
+            notify=_notify(section),
         )
     except JudgeSettingsError as exc:
         raise JudgeSettingsError(where + str(exc)) from None

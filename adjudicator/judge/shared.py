@@ -5,24 +5,37 @@ them (mail/route.py); each campaign then files what was routed to it as it files
     CAMPAIGN/mail/shared/<key>/   a Maildir: a shared IMAP mailbox fetched once, kept by the first of the
                                   campaigns sharing it (by folder), its UIDs in that campaign's imap.json
 
+    CAMPAIGN/mail/sharing.json    each shared source (its key) with the campaigns found sharing it when it
+                                  was last routed (their folders relative to this one's)
+
 A campaign is grouped by its `judge: inbox:` as its quiet cache recorded it (a thousand quiet campaigns
 are not opened for this), else as campaign.yaml gives it. A shared source is routed only when every
 campaign that shares it can be read (a message for a campaign that cannot be read would go to another
 or be answered as ambiguous): until the GM mends it, the mail waits in the source.
+
+Campaigns sharing a source and ticked apart (`pbem run A` where B shares A's inbox, or a cron line per
+campaign): the run routes the source for every campaign sharing.json names, named in the run or not.
+A's tick files what is A's; B's messages are stored in B's mail/inbox/, where B's own tick files them,
+and the run's line says so. Nothing is taken by the wrong campaign, lost or filed twice. The judge learns
+who shares a source from a run that names them together: until then a campaign ticked alone reads its
+sources as its own (docs/email-workflow.md says to name them together once). A campaign left alone on a
+source once shared keeps routing it, the others kept in its record, so it never takes what went to them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..campaign.folder import Campaign, CampaignError
+from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..mail import compose, fetch, route
 from . import quiet
-from .settings import read_settings
+from .settings import JudgeSettings, read_settings
 
 
 @dataclass
@@ -36,6 +49,17 @@ class Sharing:
     failed: bool = False
 
 
+def read_by_tick(root: Path, settings: JudgeSettings, routed: frozenset[str]) -> list[Path]:
+    """The local sources a campaign's own tick reads (its ingest, and its sign-up commands): those not
+    shared in this run, and mail/inbox/, where what was routed to it or fetched over IMAP is stored."""
+    sources = [s for s in settings.inbox if isinstance(s, Path) and route.source_key(s) not in routed]
+    if any(route.source_key(s) in routed for s in settings.inbox):
+        sources.append(fetch.ensure_inbox(root))
+    elif any(isinstance(s, fetch.ImapSource) for s in settings.inbox):
+        sources.append(fetch.inbox_dir(root))
+    return sources
+
+
 def _sources(root: Path) -> list[fetch.Source] | None:
     try:
         return list(read_settings(Campaign.open(root)).inbox)
@@ -43,73 +67,135 @@ def _sources(root: Path) -> list[fetch.Source] | None:
         return None  # its own line says why
 
 
-def _keys(root: Path) -> list[str]:
-    names = quiet.inbox(root)
-    if names is not None:
-        return names
-    return [route.source_key(s) for s in _sources(root) or []]
+def _sharing_path(root: Path) -> Path:
+    return compose.mail_dir(root) / "sharing.json"
+
+
+def recorded(root: Path) -> dict[str, list[str]]:
+    """The campaign's sharing.json: each shared source's key with the folders sharing it, relative to this one."""
+    try:
+        found = json.loads(_sharing_path(root).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _record(sharing: list[Path], members: list[Path], key: str) -> None:
+    """Each campaign sharing the source records its members (those that once shared it too: what was routed
+    to them is not taken again); a change drops its quiet cache, which points at the record."""
+    for root in sharing:
+        shares = recorded(root)
+        names = sorted(os.path.relpath(member, root) for member in members)
+        if shares.get(key) != names:
+            with atomic.locked(root):
+                compose.ensure_mail_dir(root)
+                atomic.write_file(_sharing_path(root), dump_json({**shares, key: names}))
+            quiet.forget(root)
+
+
+def pointers(root: Path) -> dict[str, str]:
+    """For the quiet cache: each shared source's key with one member whose sharing.json names them all (the
+    first, the same for every member), relative to this campaign: a thousand members read one record, not each its own."""
+    base = os.path.abspath(root)
+    return {key: os.path.relpath(min(os.path.normpath(os.path.join(base, name)) for name in names), base)
+            for key, names in recorded(root).items() if names}
+
+
+def _known(root: Path) -> tuple[list[str], dict[str, str]]:
+    """The campaign's sources (keys) and, for those shared, the folder (relative to it) whose sharing.json
+    names who shares them; from its quiet cache, else its files."""
+    cached = quiet.inbox(root)
+    if cached is None:
+        return [route.source_key(s) for s in _sources(root) or []], pointers(root)
+    return cached
 
 
 def groups(roots: list[Path]) -> dict[str, list[Path]]:
-    """Each source that more than one of the campaigns names, with those campaigns."""
+    """Each source that more than one campaign shares, with those campaigns: those of the run that name it,
+    and those recorded sharing it with them (named in this run or not)."""
     readers: dict[str, list[Path]] = {}
+    named: dict[str, set[str]] = {}
+    records: dict[str, set[str]] = {}
     for root in roots:
-        for key in dict.fromkeys(_keys(root)):
+        keys, shares = _known(root)
+        base = os.path.abspath(root)
+        for key in keys:
             readers.setdefault(key, []).append(root)
-    return {key: sorted(members) for key, members in sorted(readers.items()) if len(members) > 1}
+            named.setdefault(key, set()).add(base)
+            if key in shares:  # the same folder for every member: read once below
+                records.setdefault(key, set()).add(os.path.normpath(os.path.join(base, shares[key])))
+    for key, folders in sorted(records.items()):  # campaigns recorded sharing the source that this run does not name
+        for folder in sorted(folders):
+            for name in recorded(Path(folder)).get(key, []):
+                member = os.path.normpath(os.path.join(folder, name))
+                if member not in named[key] and os.path.isdir(member):
+                    readers[key].append(Path(member))
+                    named[key].add(member)
+    return {key: sorted(dict.fromkeys(members)) for key, members in sorted(readers.items()) if len(members) > 1}
 
 
 def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
     """Route every source the campaigns share; a source that did not change since it was last routed is not read."""
     result = Sharing()
+    named = set(roots)
     for key, members in groups(roots).items():
-        for root in members:
-            result.routed[root] = result.routed.get(root, frozenset()) | {key}
         try:
-            line = _route_one(key, members, now)
+            line, sharing = _route_one(key, members, now)
         except (fetch.FetchError, CampaignError, OSError, ValueError, atomic.Busy) as exc:
             result.failed = True
-            line = f"{key}: not routed ({' '.join(str(exc).split())}); its mail waits in it for the next tick"
+            line, sharing = f"{key}: not routed ({' '.join(str(exc).split())}); its mail waits in it for the next tick", members
+        for root in sharing:
+            result.routed[root] = result.routed.get(root, frozenset()) | {key}
+        absent = [root for root in sharing if root not in named]
+        if line and absent:
+            line += (f"; note: {', '.join(map(str, absent))} {'shares' if len(absent) == 1 else 'share'} this source and "
+                     f"{'is' if len(absent) == 1 else 'are'} not in this run: {'its' if len(absent) == 1 else 'their'} mail "
+                     "waits in mail/inbox/ for its own tick")
         if line:
             result.lines.append(line)
     return result
 
 
-def _route_one(key: str, members: list[Path], now: dt.datetime) -> str | None:
+def _route_one(key: str, members: list[Path], now: dt.datetime) -> tuple[str | None, list[Path]]:
+    """Route one shared source: the line for the run (None: nothing to say), and the campaigns sharing it."""
     home = members[0]
     if "://" not in key and route.unchanged(home, key, fetch.signature(key)):
-        return None  # a local source named by its real path, unchanged since it was routed: nothing is opened
+        return None, members  # a local source named by its real path, unchanged since it was routed: nothing is opened
     source = next((s for s in _sources(home) or [] if route.source_key(s) == key), None)
     if source is None:  # the quiet cache was out of date (a campaign folder copied, say): ask campaign.yaml
         return _route_checked(key, members, now)
     path, fetched = _local(key, source, home, now)
     signature = fetch.signature(path)  # taken before reading: mail that arrives meanwhile is routed next time
     if route.unchanged(home, key, signature):
-        return None
+        return None, members
     return _route_checked(key, members, now, (source, path, fetched, signature))
 
 
-def _route_checked(key: str, members: list[Path], now: dt.datetime, found: tuple | None = None) -> str | None:
+def _route_checked(key: str, members: list[Path], now: dt.datetime, found: tuple | None = None) -> tuple[str | None, list[Path]]:
     """Route the source once every campaign said to share it is read and found to name it."""
     sharing = []
     for root in members:
         sources = _sources(root)
         if sources is None:
-            return f"{key}: not routed: {root} cannot be read (its own line says why); the mail waits in the source"
+            return f"{key}: not routed: {root} cannot be read (its own line says why); the mail waits in the source", members
         if any(route.source_key(s) == key for s in sources):
             sharing.append(root)
-    if len(sharing) < 2:
-        return None  # not shared after all: each campaign's tick reads what it names
+    if len(sharing) < 2 and not any(key in recorded(root) for root in sharing):
+        return None, []  # not shared after all: each campaign's tick reads what it names
+    # Shared, or shared once: the one left keeps routing it, or it would take what went to the others.
     if found is None or sharing[0] != members[0]:
         source = next(s for s in _sources(sharing[0]) or [] if route.source_key(s) == key)
         path, fetched = _local(key, source, sharing[0], now)
         found = (source, path, fetched, fetch.signature(path))
     source, path, fetched, signature = found
-    routed = route.route(sharing, [path], now, name=str(source))
+    _record(sharing, members, key)  # before routing: a kill after it leaves the record a later lone tick needs
+    routed = route.route(sharing, [path], now, name=str(source), former=[root for root in members if root not in sharing])
     route.remember(sharing[0], key, signature)
-    if not (fetched or routed.answered or routed.strangers or routed.others or any(routed.to.values()) or routed.notes):
-        return None
-    return f"{source}: {fetched}{routed.words}"
+    if routed.listed or routed.answered or routed.held or routed.strangers or routed.others:
+        quiet.forget(sharing[0])  # its routed.jsonl grew: its tick tells the GM in the digest
+    if not (fetched or routed.anything):
+        return None, sharing
+    return f"{source}: {fetched}{routed.words}", sharing
 
 
 def _local(key: str, source: fetch.Source, home: Path, now: dt.datetime) -> tuple[Path, str]:

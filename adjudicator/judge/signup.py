@@ -14,24 +14,21 @@ from pathlib import Path
 
 from ..campaign import signup
 from ..campaign.folder import Campaign
-from ..mail import fetch
 from ..mail.signup import handle_sources
+from . import shared
 from .settings import read_settings
 
 
-def _sources(root: Path) -> list[Path]:
-    settings = read_settings(Campaign.open(root))
-    sources = [s for s in settings.inbox if isinstance(s, Path) and s.exists()]
-    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox) and fetch.inbox_dir(root).exists():
-        sources.append(fetch.inbox_dir(root))
-    return sources
+def _sources(root: Path, routed: frozenset[str]) -> list[Path]:
+    """What the campaign's tick reads, as its ingest does: a source shared in this run through mail/inbox/."""
+    return [s for s in shared.read_by_tick(root, read_settings(Campaign.open(root)), routed) if s.exists()]
 
 
-def running(root: Path, now: dt.datetime, done: list[str]) -> list[str]:
+def running(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] = frozenset()) -> list[str]:
     """A started campaign: the messages that carry a sign-up command (`list`, `join` to the waiting list,
     `leave` it, `observe`, `unobserve`, `takeover SEAT`) are answered here, before ingest, which then skips
     them (they are in mail/ingest.jsonl). The caller holds the lock. The facts for the GM's digest."""
-    sources = _sources(root)
+    sources = _sources(root, routed)
     handled = handle_sources(root, sources, now, only_commands=True) if sources else []
     said = [h.said for h in handled if h.said]
     if handled:
@@ -40,16 +37,13 @@ def running(root: Path, now: dt.datetime, done: list[str]) -> list[str]:
     return said
 
 
-def tick(root: Path, now: dt.datetime, done: list[str]) -> bool:
+def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] = frozenset()) -> bool:
     """Read the open campaign's new mail and start it when it is full; whether it is still open.
     The caller holds the campaign lock (and has fetched IMAP mail into mail/inbox/)."""
     campaign = Campaign.open(root)
     if not signup.is_open(campaign):
         return False
-    settings = read_settings(campaign)
-    sources = [s for s in settings.inbox if isinstance(s, Path) and s.exists()]
-    if any(isinstance(s, fetch.ImapSource) for s in settings.inbox) and fetch.inbox_dir(root).exists():
-        sources.append(fetch.inbox_dir(root))
+    sources = _sources(root, routed)
     handled = handle_sources(root, sources, now) if sources else []
     if handled:
         done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")

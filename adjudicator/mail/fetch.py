@@ -223,6 +223,16 @@ def imap_password(password_file: str | None, root: Path, environ: dict[str, str]
     return environ.get(IMAP_PASSWORD_ENV)
 
 
+def is_maildir(name: str) -> bool:
+    return os.path.isdir(os.path.join(name, "new")) and os.path.isdir(os.path.join(name, "cur"))
+
+
+def maildir_signature(name: str) -> list[int]:
+    """signature() of a folder known to be a Maildir, without the stat that finds it is a folder; raises
+    OSError when it is no longer one (judge/quiet.py then looks properly)."""
+    return [os.stat(f"{name}/new").st_mtime_ns, os.stat(f"{name}/cur").st_mtime_ns]  # not os.path.join: a quiet tick's every campaign pays it
+
+
 def signature(source: Path | str) -> list[int]:
     """What changes when mail arrives in a local source: a file's size and time, a Maildir's
     new/ and cur/ folders' times (adding or moving a message changes them). Cheaper than reading."""
@@ -231,7 +241,7 @@ def signature(source: Path | str) -> list[int]:
         info = os.stat(name)
         if stat.S_ISDIR(info.st_mode):
             try:  # a Maildir: a stat of each of new/ and cur/ (every tick of every quiet campaign pays for this)
-                return [os.stat(os.path.join(name, "new")).st_mtime_ns, os.stat(os.path.join(name, "cur")).st_mtime_ns]
+                return maildir_signature(name)
             except (FileNotFoundError, NotADirectoryError):
                 pass  # a plain folder of saved messages
         return [info.st_mtime_ns, info.st_size]

@@ -12,13 +12,21 @@ of its messages goes to at most one of them, which files it with its own ingest.
 
 The rules, in order (the first that gives one campaign decides):
 1. a reply whose In-Reply-To or References names a message the judge sent for campaign C goes to C;
+   A bounce (a delivery report: multipart/report with the original's headers) counts as a reply to
+   the message that bounced: it goes to that campaign, whose tick tells the GM which seat it is about;
 2. a Subject tag `[NAME]` or a line `campaign: NAME` in the sender's own text (quotes cut), NAME being
    the campaign's folder name or its `name:`, in any case, goes to that campaign;
+   then `list` (design 16: anyone may ask it) is answered with every campaign sharing the source;
 3. a sender registered in exactly one campaign that is not over goes to that one (registered only in
    one campaign, which is over, to that one: it answers that the game is over);
 4. otherwise a registered sender gets one reply listing the campaigns the message could be for and how
-   to name one (no other player's address), and nothing is filed; a stranger gets nothing.
+   to name one (no other player's address), and nothing is filed; so does a stranger whose message is a
+   `join`, `observe` or `takeover` (the campaigns open to it); any other stranger's message gets nothing.
 The judge's own mail come back goes to the campaign its headers name (which counts and skips it).
+
+Replies are limited as `list` is in a campaign's own inbox: one `list` answer and one rule-4 reply per
+address per day (routed.jsonl records each, with the address and the day); the rest are recorded
+unanswered, counted in the `pbem run` line and the GM's digest of the campaign that keeps the record.
 
 A message is decided once: it counts as decided when its bytes are stored in the mail/inbox/ of any of
 the sharing campaigns or it is in the routed.jsonl of any of them. A message is stored (or its reply
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+from email.parser import HeaderParser
 import json
 import os
 import re
@@ -37,14 +46,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..campaign import signup
 from ..campaign.folder import Campaign, turn_name
 from ..common import atomic
 from . import compose, fetch, inbox
+from .signup import listing, recognise, status_line
 
 _TAG = re.compile(r"\[([^\[\]\n]{1,80})\]")
 _CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 _ROBOT_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
 _ROBOT_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+_STRANGERS_ASK = ("join", "observe", "takeover")
+"""The commands a stranger naming no campaign is answered for (rule 4's reply); `list` is answered for anyone."""
 
 
 @dataclass(frozen=True)
@@ -57,20 +70,22 @@ class Candidate:
     slug: str
     title: str
     over: bool
+    signing_up: bool
     pending: int
     addresses: frozenset[str]
 
     @classmethod
     def of(cls, root: Path) -> Candidate:
         campaign = Campaign.open(root)
-        pending = campaign.last_turn + 1
+        opening = signup.is_open(campaign)  # signing up: no turn yet, its mail is turn 0's
+        pending = 0 if opening else campaign.last_turn + 1
         addresses = set()
         for player in campaign.players:
-            address = email.utils.parseaddr(campaign.email(str(player["id"]), pending) or "")[1].strip().lower()
+            address = email.utils.parseaddr(campaign.email(str(player["id"]), None if opening else pending) or "")[1].strip().lower()
             if address:
                 addresses.add(address)
         return cls(Path(root), Path(root).name, str(campaign.config.get("name") or Path(root).name), compose.campaign_slug(campaign),
-                   campaign.game.title, campaign.over, pending, frozenset(addresses))
+                   campaign.game.title, not opening and campaign.over, opening, pending, frozenset(addresses))
 
     def called(self, text: str) -> bool:
         said = " ".join(text.split()).casefold()
@@ -82,9 +97,15 @@ class Decision:
     to: int | None
     """The campaign (an index into the candidates) the message goes to; None: to none."""
     rule: str
-    """`reply`, `named`, `sender`, `own` (it went to `to`); `ambiguous`, `stranger`, `robot`, `own`, `unreadable` (to none)."""
+    """`reply`, `named`, `sender`, `own` (it went to `to`); `list`, `ambiguous`, `which`, `stranger`, `robot`,
+    `own`, `unreadable` (to none)."""
     could_be: tuple[int, ...] = ()
-    """For `ambiguous`: the campaigns the sender is registered in, those the reply lists."""
+    """For `list`, `ambiguous` and `which`: the campaigns the reply lists."""
+
+    @property
+    def reply(self) -> str | None:
+        """Which of the day's limited replies the message asks for: `list`, `which` (rule 4), or None."""
+        return {"list": "list", "ambiguous": "which", "which": "which"}.get(self.rule)
 
 
 def _one(found: set[int]) -> int | None:
@@ -99,8 +120,8 @@ def decide(message: Any, candidates: list[Candidate]) -> Decision:
         slug = str(message.get("X-Pbem-Campaign", "")).strip()
         to = _one({i for i, c in enumerate(candidates) if c.slug == slug})
         return Decision(to, "own")
-    replied = inbox.msg_ids(_raw(message, "In-Reply-To")) + list(reversed(inbox.msg_ids(_raw(message, "References"))))
-    for msg_id in replied:  # the message replied to first, then the thread from its newest end
+    replied = inbox.msg_ids(_raw(message, "In-Reply-To")) + _bounced(message) + list(reversed(inbox.msg_ids(_raw(message, "References"))))
+    for msg_id in replied:  # the message replied to (or bounced) first, then the thread from its newest end
         slug = compose.minted_campaign(msg_id)
         to = _one({i for i, c in enumerate(candidates) if slug and c.slug == slug})
         if to is not None:
@@ -112,17 +133,48 @@ def decide(message: Any, candidates: list[Candidate]) -> Decision:
     if to is not None:
         return Decision(to, "named")
     _, address = inbox.sender(message)
+    robot = _robot(message, address)
+    request = None if robot else recognise(message)
+    if request is not None and request.word == "list":  # about the judge, not one campaign: every one is listed
+        return Decision(None, "list", tuple(range(len(candidates))))
     registered = [i for i, c in enumerate(candidates) if address and address in c.addresses]
     live = [i for i in registered if not candidates[i].over]
     if len(live) == 1:
         return Decision(live[0], "sender")
     if not live and len(registered) == 1:
         return Decision(registered[0], "sender")
-    if not registered:
-        return Decision(None, "stranger")
-    if _robot(message, address):
+    if robot:
         return Decision(None, "robot")
+    if not registered:
+        if request is None or request.word not in _STRANGERS_ASK:
+            return Decision(None, "stranger")  # no backscatter: a stranger hears only of list, join and the like
+        return Decision(None, "which", _open_to(request.word, candidates))
     return Decision(None, "ambiguous", tuple(live or registered))
+
+
+def _open_to(word: str, candidates: list[Candidate]) -> tuple[int, ...]:
+    """The campaigns a stranger's command could be for: not over (a takeover: running); all when none is."""
+    found = tuple(i for i, c in enumerate(candidates) if not c.over and (word != "takeover" or not c.signing_up))
+    return found or tuple(range(len(candidates)))
+
+
+def _bounced(message: Any) -> list[str]:
+    """The Message-ID of the message a delivery report (RFC 3464) is about, from the headers it returns."""
+    if message.get_content_type() != "multipart/report":
+        return []
+    found = []
+    for part in message.walk():
+        kind = part.get_content_type()
+        try:
+            if kind == "message/rfc822":
+                inner = part.get_payload()
+                original = inner[0] if isinstance(inner, list) and inner else inner
+                found += inbox.msg_ids(str(original.get("Message-ID", "")))
+            elif kind == "text/rfc822-headers":
+                found += inbox.msg_ids(str(HeaderParser().parsestr(part.get_content()).get("Message-ID", "")))
+        except Exception:  # noqa: BLE001 - a damaged report names nothing
+            continue
+    return found
 
 
 def _raw(message: Any, name: str) -> str:
@@ -149,20 +201,34 @@ def _gate(root: Path) -> Path:
     return compose.mail_dir(root) / "route.json"
 
 
-def decided(roots: list[Path]) -> set[str]:
-    """The hashes of the messages the sharing campaigns have taken or routed to none."""
-    found: set[str] = set()
+def ledger(root: Path) -> list[dict[str, Any]]:
+    """The lines of a campaign's routed.jsonl (a line cut short by a kill is not a record)."""
+    try:
+        data = _ledger(root).read_bytes()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in data[: data.rfind(b"\n") + 1].splitlines() if line]
+
+
+@dataclass
+class Decided:
+    """What the sharing campaigns have decided before: the messages taken or routed to none, and the
+    day's limited replies (reply kind, address) already answered."""
+
+    hashes: set[str]
+    replied: set[tuple[str, str]]
+
+
+def decided(roots: list[Path], day: str) -> Decided:
+    found = Decided(set(), set())
     for root in roots:
         box = fetch.inbox_dir(root)
         if box.is_dir():
-            found |= fetch.stored_hashes(box)
-        try:
-            data = _ledger(root).read_bytes()
-        except FileNotFoundError:
-            continue
-        for line in data[: data.rfind(b"\n") + 1].splitlines():  # a line cut short by a kill is not a record
-            if line:
-                found.add(json.loads(line)["hash"])
+            found.hashes |= fetch.stored_hashes(box)
+        for line in ledger(root):
+            found.hashes.add(line["hash"])
+            if line.get("answered_by") and line.get("day") == day:
+                found.replied.add((line["reply"], line["from"]))
     return found
 
 
@@ -179,19 +245,41 @@ def _append(root: Path, lines: list[dict[str, Any]]) -> None:
 
 @dataclass
 class Routed:
-    """What routing one shared source did."""
+    """What routing one shared source did (or, counted from routed.jsonl, what the GM's digest tells)."""
 
     source: str
     to: dict[Path, int] = field(default_factory=dict)
     """Messages stored in each campaign's mail/inbox/."""
+    listed: int = 0
+    """`list` answered with the campaigns of the judge."""
     answered: int = 0
-    """Messages answered with the list of campaigns (nothing filed)."""
+    """Messages answered with the campaigns they could be for (rule 4; nothing filed)."""
+    held: int = 0
+    """`list` or rule-4 messages not answered: their sender had that reply today already."""
     strangers: int = 0
     others: int = 0
     """Robots, the judge's own mail of no campaign here, unreadable messages: routed to none, no reply."""
     skipped: int = 0
     """Messages decided before."""
     notes: list[str] = field(default_factory=list)
+
+    def count(self, line: dict[str, Any]) -> None:
+        """One message routed to none, as routed.jsonl records it."""
+        reply = line.get("reply") or ("which" if line["rule"] == "ambiguous" else None)  # a line from before `reply` was kept
+        if reply and not line.get("answered_by"):
+            self.held += 1
+        elif reply == "list":
+            self.listed += 1
+        elif reply:
+            self.answered += 1
+        elif line["rule"] == "stranger":
+            self.strangers += 1
+        else:
+            self.others += 1
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.listed or self.answered or self.held or self.strangers or self.others or any(self.to.values()) or self.notes)
 
     @property
     def line(self) -> str:
@@ -200,14 +288,26 @@ class Routed:
     @property
     def words(self) -> str:
         parts = [f"{count} to {root.name}" for root, count in sorted(self.to.items()) if count]
+        if self.listed:
+            parts.append(f"{self.listed} 'list' answered with the campaigns of this judge")
         if self.answered:
             parts.append(f"{self.answered} answered with the list of campaigns (not filed)")
+        if self.held:
+            parts.append(f"{self.held} not answered (the sender had that reply today already; one a day per address)")
         if self.strangers:
             parts.append(f"{self.strangers} from senders registered nowhere (not filed, no reply)")
         if self.others:
             parts.append(f"{self.others} automatic or unreadable (not filed, no reply)")
         words = "messages routed: " + ", ".join(parts) if parts else "nothing new"
         return " ".join((words + "".join(f"; note: {n}" for n in self.notes)).split())
+
+
+def told(lines: list[dict[str, Any]]) -> list[str]:
+    """For the GM's digest of the campaign that keeps routed.jsonl: what these lines of it record, counted."""
+    counted = Routed("the shared judge address")
+    for line in lines:
+        counted.count(line)
+    return [counted.line] if counted.anything else []
 
 
 def source_key(source: fetch.Source) -> str:
@@ -233,14 +333,17 @@ def remember(home: Path, key: str, signature: list[int]) -> None:
         atomic.write_file(_gate(home), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8"))
 
 
-def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | None = None) -> Routed:
+def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | None = None, former: list[Path] = ()) -> Routed:  # type: ignore[assignment]
     """Read the sources once and store each new message in the mail/inbox/ of the one campaign it is for
-    (the campaigns' locks held one at a time, as each store is made); answer or record the others."""
+    (the campaigns' locks held one at a time, as each store is made); answer or record the others.
+    `former`: campaigns that shared the sources once: what they took is not decided again."""
     roots = sorted(Path(r) for r in roots)
     candidates = [Candidate.of(root) for root in roots]
     home = roots[0]
     result = Routed(name or ", ".join(str(s) for s in sources), {root: 0 for root in roots})
-    taken = decided(roots)
+    day = now.date().isoformat()
+    before = decided([*roots, *former], day)
+    taken, replied = before.hashes, before.replied
     boxes: dict[int, set[str]] = {}
     notes: list[str] = []
     for position, incoming in enumerate(inbox.read_sources(sources, notes), start=1):
@@ -260,48 +363,56 @@ def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | 
                 stored = boxes.setdefault(decision.to, fetch.stored_hashes(box))
                 fetch.store(box, incoming.raw, position, now, stored)
             result.to[target] += 1
-        else:
-            line = {"hash": digest, "rule": decision.rule, "source": incoming.source}
-            if decision.rule == "ambiguous":
+            taken.add(digest)
+            continue
+        line = {"hash": digest, "rule": decision.rule, "source": incoming.source}
+        if decision.reply is not None:
+            address = inbox.sender(message)[1]
+            line.update({"reply": decision.reply, "from": address, "day": day})
+            if (decision.reply, address) not in replied:  # one reply of each kind per address per day: no flood answered
                 asked = candidates[decision.could_be[0]]
                 with atomic.locked(asked.root):
                     line["answered_by"] = asked.folder
-                    compose.write_outbox(asked.root, _list_reply(message, digest, [candidates[i] for i in decision.could_be], asked))
-                result.answered += 1
-            elif decision.rule == "stranger":
-                result.strangers += 1
-            else:
-                result.others += 1
-            with atomic.locked(home):
-                _append(home, [line])
+                    could_be = [candidates[i] for i in decision.could_be]
+                    compose.write_outbox(asked.root, _reply(message, digest, decision.reply, could_be, asked))
+                replied.add((decision.reply, address))
+        result.count(line)
+        with atomic.locked(home):
+            _append(home, [line])
         taken.add(digest)
     result.notes = [note for note in notes if "is empty" not in note]  # an empty mailbox is nothing to tell
     return result
 
 
-def _list_reply(message: Any, digest: str, could_be: list[Candidate], asked: Candidate) -> dict[str, bytes]:
-    """Rule 4's one reply: the campaigns the message could be for, and how to name one; no player's address."""
+def _reply(message: Any, digest: str, kind: str, could_be: list[Candidate], asked: Candidate) -> dict[str, bytes]:
+    """The answer to `list` (every campaign here), or rule 4's one reply (the campaigns the message could be
+    for, and how to name one); either says no player's address."""
     campaign = Campaign.open(asked.root)
     _, address = inbox.sender(message)
     parent, references = inbox.thread_ids(message)
     subject = inbox.header(message, "Subject")
-    lines = [
-        "Your message reached a judge address that serves several games, and it could be for any of these:",
-        "",
-        *(f"  [{c.folder}]  {c.name} ({c.title}{', over' if c.over else ''})" for c in could_be),
-        "",
-        "Nothing from it was filed. Send it again naming the game: put its name in brackets in the",
-        f"Subject (for example: [{could_be[0].folder}] {subject[:40] or 'orders'}), or write a line",
-        f"'campaign: {could_be[0].folder}' above your orders or command. A reply to a message of the game",
-        "also finds it.",
-        "",
-        "Your message:",
-        f"  Subject:    {' '.join(subject.split())[:72] or '(none)'}",
-        f"  Message-ID: {inbox.message_id(message)[:72] or '(none)'}",
-    ]
+    if kind == "list":
+        body = listing([Campaign.open(c.root) for c in could_be])
+        about = "the campaigns of this judge"
+    else:
+        body = "\n".join([
+            "Your message reached a judge address that serves several games, and it could be for any of these:",
+            "",
+            *(status_line(Campaign.open(c.root)) for c in could_be),
+            "",
+            "Nothing from it was filed. Send it again naming the game: put its name in brackets in the",
+            f"Subject (for example: [{could_be[0].folder}] {subject[:40] or 'orders'}), or write a line",
+            f"'campaign: {could_be[0].folder}' above your orders or command. A reply to a message of the game",
+            "also finds it.",
+            "",
+            "Your message:",
+            f"  Subject:    {' '.join(subject.split())[:72] or '(none)'}",
+            f"  Message-ID: {inbox.message_id(message)[:72] or '(none)'}",
+        ]) + "\n"
+        about = "which game? your message was not filed"
     reply = compose.make_message(
         campaign, kind="refusal", turn=asked.pending - (1 if asked.over else 0), to=[("", address)],
-        subject="which game? your message was not filed", body="\n".join(lines) + "\n", in_reply_to=parent, references=references,
+        subject=about, body=body, in_reply_to=parent, references=references,
     )
     name = f"{turn_name(asked.pending)}/route-{digest[:16]}.eml"
     return {name: compose.to_bytes(reply)}

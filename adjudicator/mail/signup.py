@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..campaign import signup
+from ..campaign import schedule, signup
 from ..campaign.folder import Campaign, CampaignError, dump_json, turn_name
 from ..common import atomic
 from . import compose, inbox
@@ -67,19 +67,30 @@ def _list_path(root: Path) -> Path:
     return compose.mail_dir(root) / "signup-list.json"
 
 
-def listing(campaign: Campaign) -> str:
-    """The `list` answer: this campaign, signing up or running; no player's address."""
-    title = f"{campaign.config.get('name')} ({campaign.game.title})"
-    schedule = campaign.config.get("schedule") or {}
-    every = f", a turn every {schedule['every']}" if isinstance(schedule, dict) and schedule.get("every") else ""
+def status_line(campaign: Campaign) -> str:
+    """One campaign as `list` shows it (design 16): signing up (game, seats taken of N, schedule) or running
+    (turn, deadline); tagged `[FOLDER]`, how a message to a shared judge address names it. No player's address."""
+    title = f"[{campaign.root.name}]  {campaign.config.get('name')} ({campaign.game.title})"
+    plan = campaign.config.get("schedule") or {}
+    every = f", a turn every {plan['every']}" if isinstance(plan, dict) and plan.get("every") else ""
     if signup.is_open(campaign):
         state = signup.read(campaign)
         waiting = f", {len(state.waiting)} waiting" if state.waiting else ""
-        lines = [f"  {title}: signing up, {len(state.players)} of {state.seats} seats taken{waiting}{every}"]
-        lines += ["", "To join, reply with the first line: join YOUR NAME"]
-    else:
-        lines = [f"  {title}: running{every}", "", "To watch it, reply with the first line: observe"]
-    return "The campaigns of this judge:\n\n" + "\n".join(lines) + "\n"
+        return f"  {title}: signing up, {len(state.players)} of {state.seats} seats taken{waiting}{every}"
+    if campaign.over:
+        return f"  {title}: over after turn {campaign.last_turn}"
+    pending = campaign.last_turn + 1
+    due = schedule.of_campaign(campaign, pending)
+    return f"  {title}: running, turn {pending}" + (f" due {due.text}" if due else "") + every
+
+
+def listing(campaigns: list[Campaign]) -> str:
+    """The `list` answer: the campaigns of this judge (one, or all those sharing its address)."""
+    lines = [status_line(campaign) for campaign in campaigns]
+    tag = f"[{campaigns[0].root.name}]"
+    how = [f"To join a game signing up, write join YOUR NAME as the first line{' with its tag in the Subject (for example ' + tag + ')' if len(campaigns) > 1 else ''};",
+           "to watch one, write observe. Nothing you send is shown to other players."]
+    return "The campaigns of this judge:\n\n" + "\n".join(lines) + "\n\n" + "\n".join(how) + "\n"
 
 
 @dataclass
@@ -227,7 +238,7 @@ def _list_once(campaign: Campaign, address: str, now: dt.datetime) -> str:
         return ""
     answered[address] = today
     atomic.write_file(path, dump_json(answered))  # recorded before the answer: a flood is answered once
-    return listing(campaign)
+    return listing([campaign])
 
 
 def _joined(campaign: Campaign, joined: signup.Joined) -> tuple[str, str]:

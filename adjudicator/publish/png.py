@@ -7,19 +7,34 @@ named here rather than left to whatever the machine lists first, so the picture 
 DejaVu Sans, the font Debian's browsers draw the site's `sans-serif` with (other
 scripts fall back to the machine's other fonts). docs/archive.md says why resvg and
 not CairoSVG.
+
+A PNG costs tens of milliseconds of CPU (most of it resvg's, in proportion to the pixels
+and the number of texts), so each distinct board is drawn once per process: the public
+board of a turn serves the public report's mail and every `judge: notify:` post of the
+same tick, and a player's board every message that carries it. docs/performance.md has
+the figures.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 SANS = "DejaVu Sans"
 """The family the pictures' `sans-serif` is drawn with (fonts-dejavu-core, on every Debian with a desktop font)."""
 
-ZOOM = 2
-"""Pixels per SVG unit: twice the size, so the small labels stay sharp on a phone's screen."""
+ZOOM = 1.5
+"""Pixels per SVG unit. A phone shows a board about 390 CSS pixels wide, on 2 to 3 device pixels
+each: the boards (520-780 units wide) at 1.5 give it 780-1170 pixels, sharp there, for about
+two thirds of the CPU that 2 costs (docs/performance.md, "Boards in the report mails")."""
+
+KEPT = 64
+"""Boards kept drawn in one process: every board of a turn of the largest table (8 seats and the
+public) several times over, so a tick's public board is still there for its notify posts."""
 
 
+@lru_cache(maxsize=KEPT)
 def png(svg: str) -> bytes:
-    """The PNG of one picture's SVG text, the same bytes every time."""
+    """The PNG of one picture's SVG text, the same bytes every time (drawn once per process, see above)."""
     import resvg_py  # imported here: only the commands that draw a PNG pay for loading it
 
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=ZOOM, sans_serif_family=SANS, font_family=SANS))

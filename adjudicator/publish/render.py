@@ -11,6 +11,7 @@ text is never evaluated or injected.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import cache, cached_property
 from pathlib import Path
@@ -142,6 +143,25 @@ class Renderer:
             env.filters["form_examples"] = game.form_examples
         env.globals["site"] = {"base_url": self.base_url}
         return env
+
+    @cached_property
+    def digest(self) -> str:
+        """The SHA-256 of everything besides the turn that a report's bytes depend on: every file of the
+        template folders in the order they are searched (the campaign's own first), the code that renders
+        and converts them (this module and bbcode.py) and `site: base_url:`. Each turn's manifest records
+        it; `pbem audit` replays a turn's reports byte for byte when it is today's (docs/archive.md)."""
+        from . import bbcode
+
+        whole = hashlib.sha256()
+        for place, folder in enumerate(self.env.loader.searchpath):
+            root = Path(folder)
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                whole.update(f"{place}/{path.relative_to(root).as_posix()}\0".encode("utf-8"))
+                whole.update(hashlib.sha256(path.read_bytes()).digest())
+        for code in (Path(__file__), Path(bbcode.__file__)):
+            whole.update(hashlib.sha256(code.read_bytes()).digest())
+        whole.update(f"base_url\0{self.base_url or ''}".encode("utf-8"))
+        return whole.hexdigest()
 
     @cached_property
     def _kinds(self) -> dict[str, list[str]]:

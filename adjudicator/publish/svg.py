@@ -17,9 +17,9 @@ STYLE = """
 .paper{fill:#fdfcf8}.ink{fill:#1b1b1b}.muted{fill:#5b5b5b}.edge{stroke:#3a3a3a;fill:none}
 .tile{fill:#ecebe4;stroke:#3a3a3a}.gone{fill:#d6d3c8;stroke:#8a8a8a;stroke-dasharray:3 2}
 .mark{fill:#b3261e}.good{fill:#1f6f3a}.back{fill:#3d4f7a;stroke:#1b1b1b}.hot{stroke:#b3261e;fill:none;stroke-width:2}
-.w2{stroke-width:2}.on-colour{fill:#111}.label{font:12px sans-serif}.small{font:10px sans-serif}.big{font:bold 15px sans-serif}
+.w2{stroke-width:2}.on-colour{fill:#111}.on-black{fill:#f4f4f4}.label{font:12px sans-serif}.small{font:10px sans-serif}.big{font:bold 15px sans-serif}
 .c-red{fill:#e06060}.c-blue{fill:#6f9be0}.c-green{fill:#6cc070}.c-yellow{fill:#e8cf4a}.c-orange{fill:#ef9a45}
-.c-purple{fill:#b48be0}.c-potion{fill:#b0b0b0}.c-none{fill:#cfcfcf}
+.c-purple{fill:#b48be0}.c-pink{fill:#f29ac8}.c-black{fill:#262626}.c-potion{fill:#b0b0b0}.c-none{fill:#cfcfcf}
 .s0{stroke:#b3261e}.s1{stroke:#1f5fbf}.s2{stroke:#1f7f3a}.s3{stroke:#8a5a00}.s4{stroke:#7b3fa8}.s5{stroke:#00838f}
 .s6{stroke:#c2185b}.s7{stroke:#5d6d1f}.s8{stroke:#4e342e}.s9{stroke:#37474f}
 @media (prefers-color-scheme: dark){
@@ -102,8 +102,9 @@ def card(d: Drawing, x: float, y: float, colour: str, face: str, tip: str, face_
     d.rect(x, y, 34, 48, f"c-{colour}", 4, tip)
     if face_down:
         d.rect(x + 2, y + 2, 30, 44, "hot", 3)
-    d.text(x + 17, y + 20, face, "on-colour label", "middle", 32)
-    d.text(x + 17, y + 38, colour, "on-colour small", "middle", 32)
+    ink = "on-black" if colour == "black" else "on-colour"  # Identity's black card: light words on it
+    d.text(x + 17, y + 20, face, f"{ink} label", "middle", 32)
+    d.text(x + 17, y + 38, colour, f"{ink} small", "middle", 32)
 
 
 SIZES = {"big": (15, True), "label": (12, False), "small": (10, False)}

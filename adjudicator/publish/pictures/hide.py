@@ -58,10 +58,11 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     for i, building in enumerate(order):
         x = 10 + i * 160
         secured = building == view.get("security")
-        d.rect(x, 26, 150, 96, "tile", 6, f"{building}" + (" (security card)" if secured else ""))
+        place = building.replace("-", " ")  # "army base", as the dice and the reports say it
+        d.rect(x, 26, 150, 96, "tile", 6, place + (" (security card)" if secured else ""))
         if secured:
             d.rect(x + 3, 29, 144, 90, "hot", 5)
-        d.text(x + 75, 44, building, "ink label", "middle", 140)
+        d.text(x + 75, 44, place, "ink label", "middle", 140)
         for j, intel in enumerate(view["buildings"][building]):
             d.rect(x + 10 + j * 28, 56, 24, 34, "paper", 3, f"intel card worth {intel}")
             d.rect(x + 10 + j * 28, 56, 24, 34, "edge", 3)

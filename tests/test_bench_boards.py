@@ -1,0 +1,22 @@
+"""The boards' benchmark runs end to end at a tiny size (its timings are never asserted)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_boards_benchmark_runs_every_measure() -> None:
+    result = subprocess.run([sys.executable, str(REPO / "bench" / "boards.py"), "--repeat", "1", "--campaigns", "1"],
+                            check=True, capture_output=True, text=True)
+    names = [line[:66].strip() for line in result.stdout.splitlines()[1:]]
+    assert len(names) == 10 + 10 + 4, result.stdout
+    assert names[0] == "one board, hide, a player" and names[10] == "a turn's mails, hide, 5 players + public"
+    assert names[-4:] == [
+        "pbem run, 1 five-player campaigns adjudicating, with mails",
+        "the same, scaled to 1,000 campaigns, with mails",
+        "pbem run, 1 five-player campaigns adjudicating, without mails",
+        "the same, scaled to 1,000 campaigns, without mails",
+    ], result.stdout
+    assert result.stderr == "", "no warning on the way"
