@@ -170,3 +170,4 @@ def test_public_report_escapes_player_names() -> None:
     out = reports(state, {"wolf": [{"lift": ["tub", "bed"]}], "ann": [{"hide": "tub"}]})
     public = out["reports/public.md"].decode()
     assert "Ann \\[the kid\\]" in public and "Big \\*Bad\\* Wolf" in public
+

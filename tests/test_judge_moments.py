@@ -68,14 +68,20 @@ def test_a_late_order_is_told_the_moment_the_turn_recorded_not_a_file_time(tmp_p
     assert audit(root).divergence is None
 
 
-def test_an_absence_covering_the_new_turns_deadline_moves_it_in_the_tick_that_adjudicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days"})
+def _absence_moves_turn_2_as_turn_1_goes(tmp_path: Path, capsys: pytest.CaptureFixture[str], **judge: Any) -> Path:
+    """Tony's absence covers turn 2's deadline (15 December), asked in the tick that adjudicates turn 1 early."""
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days", **judge})
     mbox = tmp_path / "spies.mbox"
-    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))  # turn 2's deadline: 15 December
+    append_mbox(mbox, command("tony", "absence 2026-12-14 2026-12-16", "Tue, 01 Dec 2026 09:00:00 +0000"))
     for player in SPIES:
         append_mbox(mbox, orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
     out = tick(capsys, root, "2026-12-01T12:00+00:00")
     assert "turn 1 adjudicated early" in out and "the deadline of turn 2 moved" in out, out
+    return root
+
+
+def test_an_absence_covering_the_new_turns_deadline_moves_it_in_the_tick_that_adjudicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _absence_moves_turn_2_as_turn_1_goes(tmp_path, capsys)
     assert yaml.safe_load((root / "campaign.yaml").read_text())["schedule"]["deadlines"] == {2: "2026-12-17 00:00"}
     assert not [n for n in outbox(root) if "/deadline-" in n]  # the report's mail says it: no second letter
     moved = "The deadline for turn 2 has moved since this report was written: orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
@@ -247,3 +253,166 @@ def test_a_kill_in_a_handover_by_pbem_ingest_is_finished_by_the_next_route(tmp_p
     assert campaign.player("bob")["email"] == "dan@example.org" and campaign.config["signup"]["waiting"] == [] and signup.vacant(campaign) == {}
     assert yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["bob"] == first  # not handed over twice
     assert len([n for n in outbox(root) if "/seat-bob-" in n]) == 1
+
+
+def test_a_report_asked_for_by_mail_after_a_release_gives_the_moved_deadline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 1: the `report` reply reads the pending turn's deadline where `pbem status` reads it."""
+    root = campaign(tmp_path, judge={"preview": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 08 Dec 2026 09:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-08T10:00+00:00")
+    assert pbem(capsys, "release", root, "--now", "2026-12-15T21:30+01:00")[0] == 0
+    tick(capsys, root, "2026-12-15T21:35+01:00")
+    append_mbox(tmp_path / "spies.mbox", command("tony", "report", "Tue, 15 Dec 2026 21:00:00 +0000"))
+    tick(capsys, root, "2026-12-15T22:05+01:00")
+    status = json.loads(pbem(capsys, "status", root, "--json")[1])
+    assert status["deadline"]["text"] == "Wednesday 23 December 2026, 06:30 CET (Europe/Berlin)"
+    [reply] = [n for n in outbox(root) if n.startswith("turn-002/reply-")]
+    said = text(root, reply)
+    assert f"orders for turn 2 are now due by {status['deadline']['text']}." in said, said
+    assert said.index("now due by") < said.index("Results of turn 1")  # above the report, which keeps its own words
+
+
+def _vacant_through_turn_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """A sign-up campaign whose seat cat was resigned with nobody waiting, and turn 1 adjudicated."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 12:31:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    assert "seat cat vacant from turn 1" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    for who in ("ann", "bob"):
+        append_mbox(box, orders(who, 1, "Tue, 01 Dec 2026 14:00:00 +0000", password=passwords[who], sender=f"{who} <{who}@example.org>"))
+    out = tick(capsys, root, "2026-12-01T14:05+00:00")
+    assert "turn 1 adjudicated early" in out and "cat: no email" not in out, out  # a vacant seat: nothing for the GM to send
+    return root, box
+
+
+def test_a_resigned_seat_is_told_as_vacant_and_its_turns_as_the_stand_ins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 3: the true reason, recorded and shown; the history credits the stand-in, not the player who left."""
+    root, box = _vacant_through_turn_1(tmp_path, capsys)
+    assert yaml.safe_load((root / "turn-001" / "standins.yaml").read_text())["cat"]["reason"] == "vacant"
+    public = " ".join((root / "turn-001" / "reports" / "public.md").read_text().split())
+    assert "Played by the stand-in this turn: Cat (the seat is vacant: its player resigned)." in public, public
+    own = " ".join((root / "turn-001" / "reports" / "cat.txt").read_text().split())
+    assert "The stand-in wrote this seat's orders for turn 1: the seat was vacant, its player having resigned." in own, own
+    assert "the GM handed" not in own and "Send your own orders" not in own
+    digest = [text(root, n) for n in outbox(root) if "gm-digest" in n and "turn 1 adjudicated" in text(root, n)]
+    assert digest and "newly played by the stand-in from turn 1: cat (vacant)" in digest[0], digest
+    append_mbox(box, command("eve", "takeover cat Eve", "Tue, 01 Dec 2026 15:00:00 +0000"))
+    tick(capsys, root, "2026-12-01T15:05+00:00")
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    for who in ("ann", "bob", "cat"):
+        sender = "Eve <eve@example.org>" if who == "cat" else f"{who} <{who}@example.org>"
+        append_mbox(box, orders(who, 2, "Tue, 01 Dec 2026 16:00:00 +0000", password=passwords[who], sender=sender))
+    assert "turn 2 adjudicated early" in tick(capsys, root, "2026-12-01T16:05+00:00")
+    public = " ".join((root / "turn-002" / "reports" / "public.md").read_text().split())
+    assert "seat cat: the stand-in \\(turn 1\\), then Eve \\(from turn 2\\)" in public, public
+    assert "This seat has been played by: the stand-in (turn 1), Eve (from turn 2)." in (root / "turn-002" / "reports" / "cat.txt").read_text()
+    assert audit(root).divergence is None
+
+
+def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 2: the new holder's letter says what happens, and it happens, once."""
+    root, box = _vacant_through_turn_1(tmp_path, capsys)
+    append_mbox(box, command("eve", "takeover cat Eve", "Tue, 01 Dec 2026 15:00:00 +0000"))
+    out = tick(capsys, root, "2026-12-01T15:05+00:00")
+    assert "seat cat taken by Eve <eve@example.org> from turn 2 (takeover)" in out, out
+    [letter] = [n for n in outbox(root) if "/seat-cat-" in n]
+    said = text(root, letter)
+    status = json.loads(pbem(capsys, "status", root, "--json")[1])
+    assert f"Orders for turn 2 are due by {status['deadline']['text']}." in said, said
+    assert "Your report of turn 1, with its order form, comes in a message of its own with this one" in said, said
+    [report] = [n for n in outbox(root) if n.startswith("turn-001/report-cat")]
+    message = email.message_from_bytes((root / "mail" / "outbox" / report).read_bytes(), policy=email.policy.default)
+    assert [a.addr_spec for a in message["To"].addresses] == ["eve@example.org"] and message["Subject"].endswith("report for Eve")
+    assert "You take over the seat cat from Cat from turn 2 on." in text(root, report)
+    digest = [text(root, n) for n in outbox(root) if "gm-digest" in n and "seat cat taken by Eve" in text(root, n)]
+    assert digest and "command 'takeover' from eve@example.org" in digest[0] and "None" not in digest[0], digest
+    tick(capsys, root, "2026-12-01T15:10+00:00")
+    assert len([n for n in outbox(root) if "/report-cat" in n]) == 1  # once
+    assert audit(root).divergence is None
+
+
+def test_an_acknowledgement_after_a_resignation_in_the_same_tick_does_not_call_the_seat_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 5 (design 15): a seat played by the stand-in is never listed as missing."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 12:31:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    append_mbox(box, orders("ann", 1, "Tue, 01 Dec 2026 12:32:00 +0000", password=passwords["ann"]))
+    assert "seat cat vacant from turn 1" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    [ack] = [n for n in outbox(root) if n.startswith("turn-001/ack-")]
+    assert "Still missing for turn 1: Bob." in text(root, ack), text(root, ack)
+    assert "stand-in" in pbem(capsys, "status", root)[1]
+
+
+def test_status_tells_the_time_left_at_the_moment_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 10: a simulated week's `pbem status --now` reads the moment given, not the clock."""
+    root = campaign(tmp_path)  # turn 1 is due Tuesday 8 December 2026, 20:00 Berlin
+    code, out = pbem(capsys, "status", root, "--now", "2026-12-06T17:00+01:00")
+    assert code == 0 and "(2 days 3 hours left)" in " ".join(out.split()), out
+    code, out = pbem(capsys, "status", root, "--now", "2026-12-10 21:00")  # the host's zone: passed whatever it is
+    assert code == 0 and "passed" in out, out
+    with pytest.raises(SystemExit):
+        pbem(capsys, "status", root, "--now", "not a time")
+    assert "argument --now: 'not a time' is not a time" in capsys.readouterr().err
+
+
+def test_a_preview_built_in_the_tick_of_an_absence_that_moved_the_next_deadline_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 4: the GM's preview tells the deadline the players will be given, not the one the reports wrote."""
+    root = _absence_moves_turn_2_as_turn_1_goes(tmp_path, capsys, preview=True)
+    [letter] = [n for n in outbox(root) if "gm-preview" in n]
+    said = text(root, letter)
+    moved = "orders for turn 2 are now due by Thursday 17 December 2026, 00:00 CET (Europe/Berlin)."
+    assert moved in said and said.index(moved) < said.index("==== PREVIEW: public report"), said
+
+
+def test_a_second_run_at_the_same_moment_with_send_writes_no_new_digest(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 7: a digest carries only new facts; a turn held for the preview is told once."""
+    box, address = smtp
+    root = campaign(tmp_path, judge={"preview": True, "gm_digest": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:00+00:00")
+    digests = [n for n in outbox(root) if "gm-digest" in n]
+    assert len(digests) == 1 and "turn 1 is held for your preview" in text(root, digests[0])
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00", "--send", "--smtp", address)
+    assert code == 0, out
+    assert [n for n in outbox(root) if "gm-digest" in n] == digests, out
+    assert sum("what happened" in m["Subject"] for _, m in box.received) == 1
+    assert pbem(capsys, "rollback", root)[0] == 0
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T12:10+00:00")  # held again: told again
+    assert sum("turn 1 is held" in text(root, n) for n in outbox(root) if "gm-digest" in n) == 2
+    [again] = [text(root, n) for n in outbox(root) if "gm-digest" in n and "rolled back" in text(root, n)]
+    assert again.index("turn 1 rolled back") < again.index("turn 1 adjudicated"), again  # item 9: in the order it happened
+
+
+def test_the_ticks_line_counts_every_message_it_sent_the_digest_included(tmp_path: Path, smtp: tuple[Any, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 8: "N messages sent" is what the SMTP server received, the preview and the digest too."""
+    box, address = smtp
+    root = campaign(tmp_path, judge={"preview": True, "gm_digest": True})
+    for player in SPIES:
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00", "--send", "--smtp", address)
+    went = len(box.received)
+    assert code == 0 and any("what happened" in m["Subject"] for _, m in box.received) and any("PREVIEW" in m["Subject"] for _, m in box.received)
+    assert f"{went} messages built" in out and f"{went} messages sent" in out, (went, out)
+
+
+def test_a_resigned_players_mail_and_the_seat_they_left_are_told_truly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 9: the welcome lists absence and resign; press names only who reads it; the GM hears that
+    orders refused for a wrong password came from a player who had left the seat."""
+    root, box, passwords = _signup_campaign(tmp_path, capsys)
+    welcome = text(root, "turn-000/welcome-ann.eml")
+    assert "absence FROM TO" in welcome and "resign " in welcome, welcome
+    append_mbox(box, command("dan", "leave", "Tue, 01 Dec 2026 12:30:00 +0000"))
+    for who in ("ann", "bob", "cat"):
+        append_mbox(box, orders(who, 1, "Tue, 01 Dec 2026 12:40:00 +0000", password=passwords[who]))
+    assert "turn 1 adjudicated early" in tick(capsys, root, "2026-12-01T13:00+00:00")
+    append_mbox(box, command("cat", "resign", "Tue, 01 Dec 2026 13:10:00 +0000", body=f"resign\npassword: {passwords['cat']}\n"))
+    assert "seat cat vacant from turn 2" in tick(capsys, root, "2026-12-01T13:15+00:00")
+    append_mbox(box, orders("cat", 2, "Tue, 01 Dec 2026 13:20:00 +0000", password=passwords["cat"]))
+    append_mbox(box, command("ann", "press all", "Tue, 01 Dec 2026 13:21:00 +0000", body=f"press all\npassword: {passwords['ann']}\nHello.\n"))
+    tick(capsys, root, "2026-12-01T13:25+00:00")
+    [relayed] = [n for n in outbox(root) if "/press-" in n]
+    assert "Press from Ann (ann) to Bob, turn 2." in text(root, relayed), text(root, relayed)
+    digest = next(text(root, n) for n in outbox(root) if "gm-digest" in n and "not filed" in text(root, n))
+    assert "(the sender no longer holds a seat: they left cat (until turn 1))" in digest, digest

@@ -174,7 +174,9 @@ def test_status_orders_check_and_report(campaign: Path, tmp_path: Path) -> None:
     assert "Nothing was filed." in check and "SID 2 tries to steal María José's secret 3" in check
     assert yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"][0] == "SID 1 steal David 8"
     report = sent["turn-001/reply-00005.eml"]
-    assert report.get_content() == (campaign / "turn-000" / "reports" / "tony.txt").read_text()
+    # The opening report was written before the schedule: the reply gives the deadline above it (issue 27).
+    due = "Orders for turn 1 are due by Saturday 5 December 2026, 20:00 UTC (UTC): this report was written before that deadline was set.\n\n"
+    assert report.get_content() == due + (campaign / "turn-000" / "reports" / "tony.txt").read_text()
     assert str(report["Subject"]) == "[Spies] turn 1: report of turn 0"
     assert "no report of turn 7" in sent["turn-001/reply-00006.eml"].get_content()
 

@@ -145,6 +145,11 @@ def used(absences: list[Absence], seat: str) -> dt.timedelta:
     return sum((length(a) for a in absences if a.seat == seat), dt.timedelta(0))
 
 
+def left(rules: Auto, absences: list[Absence], seat: str) -> dt.timedelta:
+    """The seat's absence budget left: what the judge grants within, and what `pbem absence` lists."""
+    return max(rules.budget - used(absences, seat), dt.timedelta(0))
+
+
 def words(span: dt.timedelta) -> str:
     """7 days, 1 day 12 hours, 0 days."""
     days, hours = span.days, span.seconds // 3600
@@ -186,10 +191,10 @@ def decide(campaign: Campaign, rules: Auto, seat: str, start: dt.date, end: dt.d
     writes it), or refuse it; the caller holds the campaign lock. The same request again changes nothing."""
     absences = granted(campaign.root)
     wanted = Absence(seat, start, end)
-    left = rules.budget - used(absences, seat)
+    remaining = left(rules, absences, seat)
     if wanted in absences:
-        return Decision(True, wanted, left, already=True)
-    if length(wanted) > left:
-        return Decision(False, wanted, max(left, dt.timedelta(0)))
+        return Decision(True, wanted, remaining, already=True)
+    if length(wanted) > remaining:
+        return Decision(False, wanted, remaining)
     grant(campaign, seat, start.isoformat(), end.isoformat())
-    return Decision(True, wanted, left - length(wanted))
+    return Decision(True, wanted, remaining - length(wanted))

@@ -30,7 +30,8 @@ from .folder import Campaign, damaged
 from .pipeline import Position, Problem, Roster, Submission, check_position, missing
 
 SEATS_FILE = "seats.yaml"
-"""Written by `pbem replace` into the pending turn: seat id -> {name: new display name}."""
+"""Written by `pbem replace` into the pending turn: seat id -> {name: new display name}, with `vacant: true`
+when a resignation left the seat to nobody (the stand-in plays it; its name stays the player's)."""
 
 ORDER_SUFFIXES = ("yaml", "yml")
 
@@ -149,11 +150,14 @@ def seat_history(setup: dict[str, Any], changes: Iterable[tuple[int, bytes | Non
             if seat not in history:
                 continue
             current = history[seat][-1]
+            # A seat left vacant (a resignation: `vacant: true`) is the stand-in's until a takeover.
+            holder = {"name": change["name"], **({"vacant": True} if change.get("vacant") else {})}
             if current["from"] == number:  # handed over before playing a turn: leaves no trace
-                current["name"] = change["name"]
+                current.pop("vacant", None)
+                current.update(holder)
             else:
                 current["to"] = number - 1
-                history[seat].append({"name": change["name"], "from": number, "to": None})
+                history[seat].append({**holder, "from": number, "to": None})
     return history
 
 

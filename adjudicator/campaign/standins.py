@@ -5,6 +5,8 @@ of its own and either
 
 - the GM said so: `pbem standin DIR SEAT on` records `standins: {SEAT: {on: true, from: N}}`
   in campaign.yaml (N: the pending turn then), or
+- its player resigned and nobody took it yet: the resignation writes the same `on` and names the
+  seat in `signup: vacant:` (campaign/signup.py); the stand-in's record says `vacant`, not `gm`, or
 - it is abandoned: `judge: abandon_after: K` is set and the seat's current holder sent
   no valid orders K turns in a row (turns the seat was not due are skipped), or the
   stand-in already played it as abandoned the turn before. A player who sends orders
@@ -41,6 +43,8 @@ PURPOSE = "standin"
 """The stand-in of seat S draws its chance from the turn's stream `standin/S` (docs/randomness.md)."""
 GM = "gm"
 ABANDONED = "abandoned"
+VACANT = "vacant"
+"""A seat whose player resigned (campaign.yaml `signup: vacant:`), played by the stand-in until a takeover."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class Due:
 
     seat: str
     reason: str
-    """`gm` (pbem standin ... on) or `abandoned` (judge: abandon_after)."""
+    """`gm` (pbem standin ... on), `vacant` (its player resigned: `signup: vacant:`) or `abandoned` (judge: abandon_after)."""
     after: int | None = None
     """For an abandoned seat: the NMRs in a row that made it so."""
 
@@ -84,11 +88,13 @@ def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
     if limit is None and not word:
         return found  # the usual campaign: nothing to look up, whatever its size
     holders = {p["id"]: p for p in campaign.players}
+    signup = campaign.config.get("signup")
+    vacant = signup.get("vacant") or {} if isinstance(signup, dict) else {}  # campaign/signup.py's `vacant`, which imports this module
     results: dict[int, dict[str, Any]] = {}  # each turn's results.json read once, however many seats look at it
     for seat in campaign.game.due(state):
         gm = word.get(seat)
-        if gm and gm["on"]:
-            found[seat] = Due(seat, GM)
+        if gm and gm["on"]:  # a resignation says `on` as the GM's word does; the record keeps the true reason
+            found[seat] = Due(seat, VACANT if seat in vacant else GM)
         elif limit is not None:
             # NMRs count from the holder's first turn (pbem replace) and from the GM's last `off`.
             since = max(int(holders[seat].get("since", 1)), int(gm.get("from", 1)) if gm else 1)

@@ -38,4 +38,12 @@ def run(args: argparse.Namespace) -> int:
     for absence in granted:
         out.print(f"  {absence.seat}: {absence.text}", markup=False)
     out.print(f"{len(granted)} {'absence' if len(granted) == 1 else 'absences'} granted." if granted else "No absences granted.", markup=False)
+    rules = absences.auto(Campaign.open(root))
+    if rules is not None:  # judge: absences: auto: each seat's budget, as the judge reckons it when it decides
+        out.print(f"Absence budget (judge: absence_budget: {absences.words(rules.budget)} per player for the game):", markup=False)
+        for seat in sorted({a.seat for a in granted}):
+            spent, left = absences.words(absences.used(granted, seat)), absences.words(absences.left(rules, granted, seat))
+            out.print(f"  {seat}: {spent} used, {left} left", markup=False)
+        if not granted:
+            out.print("  every player: none used", markup=False)
     return 0

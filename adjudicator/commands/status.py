@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .console import Failure, console, literal, plural
+from .run import moment
 
 HELP = "turn, phase, who is due, who has sent valid orders"
 
@@ -14,6 +15,8 @@ HELP = "turn, phase, who is due, who has sent valid orders"
 def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", help="the campaign folder (the one pbem new made)")
     p.add_argument("--json", action="store_true", help="print the pending turn's state for scripts (docs/json-output.md)")
+    p.add_argument("--now", type=moment, metavar="TIME",
+                   help="the moment to tell the time left from instead of the clock (a simulated week), as pbem run takes it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..campaign import pending, signup
     from ..campaign.folder import Campaign
+    from ..common import clock
     from ..judge.settings import read_settings
 
     campaign = Campaign.open(Path(args.dir))  # read-only: only a locked command may repair a crashed turn
@@ -65,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"Still waiting for: {', '.join(waiting)}" if waiting else done, markup=False)
     for name, why in sorted(verdict.ignored.items()):
         out.print(f"[yellow]Will not be read:[/] orders/{literal(name)} ({literal(why)})")
-    _print_deadline(out, turn)
-    _print_absences(out, turn)
+    now = args.now or clock.now()
+    _print_deadline(out, turn, now)
+    _print_absences(out, turn, now)
     return 0
 
 
@@ -113,11 +118,10 @@ def _print_json(turn: Any) -> None:
     print(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
 
 
-def _print_deadline(out: Any, turn: Any) -> None:
-    """The one line of `status` that reads the clock: it writes nothing."""
+def _print_deadline(out: Any, turn: Any, now: Any) -> None:
+    """The one line of `status` that tells the time left, from `now` (the clock or `--now`): it writes nothing."""
 
     from ..campaign.schedule import ScheduleError, time_left
-    from ..common import clock
 
     campaign, pending = turn.campaign, turn.number
     try:
@@ -127,18 +131,16 @@ def _print_deadline(out: Any, turn: Any) -> None:
     if due is None:
         out.print("Deadline: none in the schedule (campaign.yaml schedule:)")
         return
-    left = time_left(due, clock.now())
+    left = time_left(due, now)
     colour = "red" if left.startswith("passed") else "green"
     out.print(f"Deadline for turn {pending}: {literal(due.text)} ([{colour}]{left}[/])")
 
 
-def _print_absences(out: Any, turn: Any) -> None:
-    """The absences the GM granted (`pbem absence`) that have not ended yet: what the players' own
+def _print_absences(out: Any, turn: Any, now: Any) -> None:
+    """The absences the GM granted (`pbem absence`) that have not ended by `now`: what the players' own
     `status` by mail lists too."""
-    from ..common import clock
-
     names = turn.state.get("names", {})
-    today = clock.now().date()
+    today = now.date()
     for absence in turn.absences:
         if absence.end >= today:
             out.print(f"Absence granted: {literal(names.get(absence.seat, absence.seat))} ({absence.seat}), {absence.text}")

@@ -25,17 +25,8 @@ from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
+from ..mail import answers
 from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
-
-COMMANDS = (
-    "  help         the commands, the order format and the deadline",
-    "  status       the turn, the deadline and time left, who is due,",
-    "               whether your orders are filed",
-    "  orders       what is filed for you for the pending turn",
-    "  check        (with an order file) how it would be read; nothing is filed",
-    "  report [N]   your report of turn N again (default: the last)",
-    "  press TO...  (with text) a message to the named players, by the judge",
-)
 
 
 def _title(campaign: Campaign) -> str:
@@ -47,7 +38,7 @@ def _holder(campaign: Campaign, player: str, turn: int) -> tuple[str, str | None
     return str(holder.get("name") or player), (str(holder["email"]) if holder.get("email") else None)
 
 
-def _deadline_words(campaign: Campaign, turn: int) -> str:
+def deadline_words(campaign: Campaign, turn: int) -> str:
     due = schedule.of_campaign(campaign, turn)
     if due is None:
         return f"Turn {turn} has no deadline: it is adjudicated as soon as every player has sent orders."
@@ -72,7 +63,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
             notes.append(f"{player}: no email in campaign.yaml; welcome them yourself")
             continue
         lines = [f"{_title(campaign)}: welcome, {name}.", "", f"You hold the seat '{player}'. Your opening report is at the end of this message.", ""]
-        lines.append(_deadline_words(campaign, 1))
+        lines.append(deadline_words(campaign, 1))
         lines += [
             "",
             "To send orders, reply to this message with your order file attached (a",
@@ -82,7 +73,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
             "",
             "A message whose Subject or first line is one of these words is a command",
             "to the judge:",
-            *COMMANDS,
+            *answers.command_list(campaign),  # the list `help` gives: absence and resign included
         ]
         if campaign.uses_passwords:
             lines.append("")

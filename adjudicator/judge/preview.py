@@ -13,6 +13,7 @@ from typing import Any
 
 from ..campaign import rollback
 from ..campaign.folder import Campaign, turn_name
+from ..mail import preface
 from .letters import to_gm
 
 
@@ -38,6 +39,9 @@ def letter(campaign: Campaign, turn: int) -> tuple[str, bytes]:
         f"  pbem release {campaign.root}     the next tick mails these reports to the players\n"
         f"  pbem rollback {campaign.root}    takes the turn back (kept under gm/rolled-back/); its orders are pending again\n",
     ]
+    moved = preface.deadline_moved(campaign, turn)  # an absence in this tick: the reports name the deadline before it
+    if moved:
+        parts.append(moved.rstrip("\n") + "\n")
     public = reports / "public.md"
     if public.is_file():
         parts.append(f"==== PREVIEW: public report of turn {turn} ====\n\n{public.read_text(encoding='utf-8')}")
@@ -57,7 +61,8 @@ def after_rollback(root: Path, record: dict[str, Any]) -> None:
         turn = turn_of(name)
         record["reported"] = min(record["reported"], turn - 1)
         if "digested" in record:
-            record["digested"] = {**record["digested"], "turn": min(record["digested"]["turn"], turn - 1)}
+            kept = {k: v for k, v in record["digested"].items() if k != "held"}  # adjudicated again, the turn is held again: told again
+            record["digested"] = {**kept, "turn": min(record["digested"]["turn"], turn - 1)}
         told.append(name)
     if told != record.get("rolled_back", []):
         record["rolled_back"] = told

@@ -59,8 +59,9 @@ class Replacement:
     """The outbox message that tells the outgoing player (empty: they have no address, or the campaign no gm_email)."""
 
 
-def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bool = True) -> Replacement:
-    """Hand `seat` to a new player (`tell`: the outgoing player gets a word of it; a resignation needs none)."""
+def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bool = True, vacant: bool = False) -> Replacement:
+    """Hand `seat` to a new player (`tell`: the outgoing player gets a word of it; a resignation needs none),
+    or, `vacant`, to nobody: a resignation, whose turns the reports then credit to the stand-in."""
     if not name.strip():
         raise CampaignError("--name must give the new player's display name")
     problem = address_problem(email) if email is not None else ""
@@ -104,7 +105,7 @@ def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bo
         folder = campaign.turn_dir(pending)
         seats_path = folder / SEATS_FILE
         changes = read_seat_changes(seats_path.read_bytes(), seats_path) if seats_path.is_file() else {}
-        changes = {**changes, seat: {"name": name}}
+        changes = {**changes, seat: {"name": name, **({"vacant": True} if vacant else {})}}
         atomic.write_file(seats_path, dump_yaml(dict(sorted(changes.items()))))
 
         moved = _move_pending_orders(campaign, seat, pending)

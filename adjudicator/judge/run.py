@@ -55,14 +55,24 @@ class Tick:
     done: list[str] = field(default_factory=list)
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
+    built: int = 0
+    sent: int = 0
+    """The messages this tick built and sent, every kind counted (the reports, the preview, the reminders, the
+    replies, the GM's digest), each where it is written or sent, so the line counts what went."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether the tick did anything."""
+        return bool(self.done or self.built or self.sent)
 
     @property
     def line(self) -> str:
         """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
+        said = [*self.done, *(f"{_plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
         if self.refused:
-            text = f"{self.root}: " + (", ".join(self.done) + "; then " if self.done else "") + f"refused: {self.refused}"
+            text = f"{self.root}: " + (", ".join(said) + "; then " if said else "") + f"refused: {self.refused}"
         else:
-            text = f"{self.root}: {', '.join(self.done) if self.done else 'nothing to do'}"
+            text = f"{self.root}: {', '.join(said) if said else 'nothing to do'}"
         return " ".join(text.split())
 
 
@@ -274,8 +284,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
-    if written:
-        tick.done.append(f"{_plural(len(written), 'message')} built")
+    tick.built += len(written)
     tick.done.extend(f"note: {note}" for note in notes)
 
 
@@ -285,8 +294,7 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
         sent = deliver.send(root, smtp, clock=lambda: now, on_refused=lambda name, message, reason: refused.append(f"{name} ({reason})"))
     except (OSError, smtplib.SMTPException, compose.MailError) as exc:
         return f"mail not sent ({exc}); what was delivered is recorded, the rest goes with the next tick"
-    if sent:
-        tick.done.append(f"{_plural(len(sent), 'message')} sent")
+    tick.sent += len(sent)
     if refused:
         return f"the server refused {', '.join(refused)}"
     return None
@@ -368,7 +376,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     keys = [route.source_key(s) for s in settings.inbox]
     if result.refused is not None or any(isinstance(s, fetch.ImapSource) and route.source_key(s) not in routed for s in settings.inbox):
         quiet.forget(root)
-    elif not result.done:
+    elif not result.busy:
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed,
                         shares=shared.pointers(root))
     else:
@@ -402,6 +410,16 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     return facts
 
 
+def _former_holder(campaign: Campaign, sender: str) -> str:
+    """For a refused message: whether its sender once held a seat they no longer hold (resigned, or replaced),
+    so the GM reads a wrong password as what it is."""
+    address = signup.bare(sender or "")
+    if not address or any(signup.bare(str(p.get("email") or "")) == address for p in campaign.players):
+        return ""
+    left = [f"{p['id']} (until turn {h['to']})" for p in campaign.players for h in p.get("history") or [] if signup.bare(str(h.get("email") or "")) == address]
+    return f" (the sender no longer holds a seat: they left {', '.join(left)})" if left else ""
+
+
 def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: dt.datetime, tick: Tick) -> None:
     """The GM's digest (design 15): one message for what this tick did, built from the campaign's files
     since the last digest (turns, refused messages, delivery failures), then sent with the rest."""
@@ -410,18 +428,18 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
         return
     mark = record.get("digested") or _digest_mark(root, campaign)
     facts: list[str] = record.pop("facts", [])
+    rolled = record.get("rolled_back", [])  # before the turns: a turn rolled back and adjudicated again is told in that order
+    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
         if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
-            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player}: {entry.reason}")
+            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")  # a takeover's sender holds no seat yet
         if entry.status == "rejected":
-            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}")
-    rolled = record.get("rolled_back", [])
-    facts += [f"turn {preview.turn_of(name)} rolled back by the GM (kept as gm/rolled-back/{name}); its orders are pending again" for name in rolled[mark.get("rolled", 0):]]
+            facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}{_former_holder(campaign, entry.sender)}")
     hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])
-    if hold is not None:
+    if hold is not None and hold != mark.get("held"):  # told once: a tick at the same moment again says nothing new
         facts.append(f"turn {hold} is held for your preview (judge: preview: true): `pbem release {root}` mails its reports, `pbem rollback {root}` takes it back")
     log = deliver.sent_log(root)
     for entry in log[mark["sent"]:]:
@@ -431,14 +449,15 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
     routed = route.ledger(root)  # a shared judge address's mail routed to no campaign, kept here (mail/route.py)
     facts += route.told(routed[mark.get("routed", 0):])
-    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts), "routed": len(routed)}
+    record["digested"] = {"turn": campaign.last_turn, "seq": len(entries), "sent": len(log), "rolled": len(rolled), "notify": sorted(posts), "routed": len(routed),
+                          **({"held": hold} if hold is not None else {})}
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
-    compose.write_outbox(root, {name: data})
+    tick.built += len(compose.write_outbox(root, {name: data}))
     if smtp is not None:
         try:
-            deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name)
+            tick.sent += len(deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name))
         except (OSError, smtplib.SMTPException, compose.MailError):
             pass  # it waits in the outbox for the next tick, which says why it could not send
 

@@ -25,10 +25,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..campaign import signup, standins
+from ..campaign import rollback, signup, standins
 from ..campaign.folder import Campaign, CampaignError, read_yaml, turn_name
 from ..common import atomic
-from ..mail import compose
+from ..mail import compose, reportmail
+from . import letters
 from .replace import replace
 
 
@@ -38,21 +39,41 @@ def _password(campaign: Campaign, seat: str) -> str | None:
     return str(known[seat]) if campaign.uses_passwords and seat in known else None
 
 
+def _last_report(campaign: Campaign, seat: str, slug: str) -> tuple[dict[str, bytes], str]:
+    """The seat's report of the last turn for its new holder, in the same tick, and what the letter says of it.
+    A turn whose reports are not yet built goes to the new holder when they are (mail/reportmail.py builds
+    each report for whoever holds the seat for the next turn): sending it here too would send it twice."""
+    last = campaign.last_turn
+    if rollback.withheld(campaign, last):
+        return {}, f"Your report of turn {last}, with its order form, comes by mail once the GM releases that turn"
+    if last > 0 and not rollback.reports_built(campaign.root, last):
+        return {}, f"Your report of turn {last}, with its order form, comes with the judge's next mail"
+    message, _ = reportmail.seat_report(campaign, last, seat)
+    if message is None:
+        return {}, "Write `report` for the seat's last report, with its order form"
+    what = "opening report" if last == 0 else f"report of turn {last}"
+    return ({f"{turn_name(last)}/report-{seat}-{slug}.eml": compose.to_bytes(message)},
+            f"Your {what}, with its order form, comes in a message of its own with this one")
+
+
 def _welcome(campaign: Campaign, seat: str, turn: int) -> dict[str, bytes]:
-    """The new holder's letter: the seat, the turn they play from, their password (theirs alone)."""
+    """The new holder's letter (the seat, the turn they play from, its deadline, their password: theirs
+    alone), and the seat's last report, addressed to them."""
     holder = campaign.player(seat) or {}
     if not holder.get("email") or not campaign.gm_email:
         return {}
+    slug = signup.bare(str(holder["email"])).replace("@", ".at.")
+    report, said = _last_report(campaign, seat, slug)
     password = _password(campaign, seat)
     secret = f"\nYour password (put a line `password: ...` in every order file and command): {password}\n" if password else ""
     body = (
         f"{campaign.config.get('name')} ({campaign.game.title}): you hold the seat {seat} from turn {turn} on.\n{secret}\n"
-        f"Your report of the last turn, with its order form, comes with the judge's next mail; write `report` to have it again,\n"
-        "and `help` for the commands.\n"
+        f"{letters.deadline_words(campaign, turn)}\n\n"
+        f"{said}; write `report` to have it again, and `help` for the commands.\n"
     )
     message = compose.make_message(campaign, kind=f"seat-{seat}", turn=turn, to=[(str(holder.get("name", seat)), str(holder["email"]))],
                                    subject=f"[{campaign.config.get('name')}] you hold the seat {seat}", body=body)
-    return {f"{turn_name(turn)}/seat-{seat}-{signup.bare(str(holder['email'])).replace('@', '.at.')}.eml": compose.to_bytes(message)}
+    return {f"{turn_name(turn)}/seat-{seat}-{slug}.eml": compose.to_bytes(message), **report}
 
 
 def _section(campaign: Campaign) -> dict[str, Any]:
@@ -66,7 +87,7 @@ def _seated(root: Path, seat: str, taker: dict[str, Any] | None, facts: list[str
     address = signup.bare(str(taker["email"])) if taker else None
     done = (signup.bare(str(holder["email"])) == address) if (holder.get("email") and address) else (taker is None and not holder.get("email"))
     if not done:
-        replace(root, seat, str(taker["name"]) if taker else str(holder.get("name", seat)), address, tell=False)
+        replace(root, seat, str(taker["name"]) if taker else str(holder.get("name", seat)), address, tell=False, vacant=taker is None)
     with atomic.locked(root):
         campaign = Campaign.open(root)
         pending = campaign.last_turn + 1

@@ -35,7 +35,7 @@ from ..campaign import absences, rollback, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
-from . import answers, compose, inbox, press
+from . import answers, compose, inbox, preface, press
 
 WORDS = ("help", "guide", "status", "orders", "check", "report", "press", "absence", "resign")
 _ALONE = frozenset({"help", "guide", "status", "orders", "check", "resign"})
@@ -243,7 +243,8 @@ def _report(campaign: Campaign, seat: str, turn: int) -> str | None:
     path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
     if turn < 0 or not campaign.is_adjudicated(turn) or not path.is_file() or rollback.withheld(campaign, turn):
         return None  # a turn held for the GM's preview is not given out either
-    return path.read_text(encoding="utf-8")
+    reader = campaign.last_turn if campaign.over else campaign.last_turn + 1  # the seat's holder now
+    return preface.preface(campaign, seat, turn, reader) + path.read_text(encoding="utf-8")
 
 
 def _report_turn(desk: answers.Desk, arguments: str) -> int | None:

@@ -187,7 +187,8 @@ def _copies(campaign: Campaign, state: State, record: Record, copy_gm: bool) -> 
         subject, opening = f"[{title}] anonymous press", f"Anonymous press, turn {record.turn}. The judge does not say who sent it."
     else:
         sender = names.get(record.sender, record.sender)
-        to = ", ".join(names.get(p, p) for p in record.receivers)
+        # Those it goes to: a seat nobody holds (resigned, vacant) is not named as a reader of it.
+        to = ", ".join(names.get(p, p) for p in record.receivers if campaign.email(p, record.turn))
         subject, opening = f"[{title}] press from {sender}", f"Press from {sender} ({record.sender}) to {to}, turn {record.turn}."
     body = f"{opening}\n\n{record.text}\n-- \nRelayed by the judge of {title}. To answer, send the judge a mail starting: press NAMES\n"
     for receiver in record.receivers:

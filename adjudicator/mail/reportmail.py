@@ -9,14 +9,13 @@ came by mail or by the GM's hand; so what only the mail knows goes in the mail, 
 paragraphs built from what the campaign recorded (never from the clock, so a message rebuilt later is
 the same):
 
-- a new player of the seat is told that the report was written for the one before (`pbem replace`);
+- what the reader of any report must know first (a new holder of the seat; the pending turn's
+  deadline when it moved since the report was written): mail/preface.py, shared with the `report`
+  command's reply;
 - a player whose orders were filed but whose acknowledgement never went out, because the turn was
   adjudicated before it could (the last orders in, read in the same tick that adjudicated the turn),
   is told when their message was received and why the turn went at once: the report reads the
-  orders back;
-- everyone is told the pending turn's deadline when it is no longer the one the report gives (an
-  absence moved it in the tick that adjudicated the turn, or the turn was held for the GM's preview
-  and the deadline moved by the time held: judge/absences.py, campaign/rollback.py).
+  orders back.
 """
 
 from __future__ import annotations
@@ -24,10 +23,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from ..campaign import schedule
-from ..campaign.folder import DEADLINE_FILE, Campaign, turn_name
+from email.message import EmailMessage
+
+from ..campaign import schedule, signup
+from ..campaign.folder import Campaign, turn_name
 from ..publish.render import markdown_plain
-from . import boards, deliver
+from . import boards, deliver, preface
 from .compose import MailError, attach_view, gm_address, make_message, recipient, to_bytes
 from .ingest import Entry, load_index
 
@@ -35,17 +36,6 @@ from .ingest import Entry, load_index
 def _subject(campaign: Campaign, turn: int, what: str) -> str:
     when = "opening" if turn == 0 else f"turn {turn}"
     return f"[{campaign.config.get('name')}] {campaign.game.title}, {when}: {what}"
-
-
-def _handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> str:
-    """A first paragraph for a report that reaches a new player of the seat (`pbem replace`): the
-    report was written for whoever played the turn, and its narrative is theirs."""
-    written_for, reader = campaign.holder(seat, max(turn, 1)), campaign.holder(seat, holder_turn)
-    if not written_for or not reader or written_for.get("from") == reader.get("from"):
-        return ""
-    return (f"You take over the seat {seat} from {written_for.get('name')} from turn {holder_turn} on. This report of "
-            f"{'the opening' if turn == 0 else f'turn {turn}'} was written for {written_for.get('name')}: what it says they "
-            "did (or failed to do) was theirs. Its order form is yours.\n\n")
 
 
 def _unacknowledged(campaign: Campaign, turn: int) -> dict[str, Entry]:
@@ -86,20 +76,30 @@ def _received(campaign: Campaign, turn: int, entry: Entry) -> str:
             "acknowledgement could go out: this report is the answer to them, and reads them back.\n\n")
 
 
-def _deadline_moved(campaign: Campaign, turn: int) -> str:
-    """For the report of the last turn: the pending turn's deadline, when it is not the one the report gives."""
-    if turn != campaign.last_turn or campaign.over:
-        return ""
-    path = campaign.turn_dir(turn) / DEADLINE_FILE
-    written = schedule.Deadline.from_json(json.loads(path.read_bytes())) if path.is_file() else None
+def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "") -> tuple[EmailMessage | None, str]:
+    """The mail of `seat`'s report of `turn` to whoever holds the seat for the next turn (the last turn's
+    holder once the game is over), under its `preface`; or None with a note for the GM (empty when
+    there is nothing for the GM to do: a resigned seat that nobody holds)."""
+    path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
+    if not path.is_file():
+        return None, f"{seat}: no plain-text report {path}"
+    state = campaign.state(turn)
+    holder_turn = turn if campaign.game.is_over(state) else turn + 1
+    name, address = recipient(campaign, seat, holder_turn, state.get("names", {}))
+    if not address:
+        if seat in signup.vacant(campaign):
+            return None, ""  # a resigned seat nobody holds: nobody to send it to, nothing for the GM to do
+        return None, f"{seat}: no email in campaign.yaml; send {path} yourself"
+    preamble = preface.preface(campaign, seat, turn, holder_turn, first)
     try:
-        now = schedule.of_campaign(campaign, turn + 1)
-    except schedule.ScheduleError:
-        return ""
-    if now is None or (written is not None and written.at == now.at):
-        return ""
-    return (f"The deadline for turn {turn + 1} has moved since this report was written: orders for turn {turn + 1} "
-            f"are now due by {now.text}.\n\n")
+        message = make_message(campaign, kind=f"report-{seat}", turn=turn, to=[(name, address)],
+                               subject=_subject(campaign, turn, f"report for {name}"), body=preamble + path.read_text(encoding="utf-8"))
+    except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
+        return None, f"{seat}: {exc}; fix campaign.yaml and run pbem mail again"
+    seen = campaign.game.view(state, seat)  # the board from this player's view alone (design 18)
+    boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
+    attach_view(message, campaign, turn, seat)
+    return message, ""
 
 
 def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], list[str]]:
@@ -112,42 +112,19 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
         raise MailError(f"turn {turn} of {campaign.root} has not been adjudicated; there is no report to mail")
     reports = campaign.turn_dir(turn) / "reports"
     state = campaign.state(turn)
-    names = state.get("names", {})
-    over = campaign.game.is_over(state)
     files: dict[str, bytes] = {}
     notes: list[str] = []
     folder = turn_name(turn)
-    moved = _deadline_moved(campaign, turn)
+    moved = preface.deadline_moved(campaign, turn)
     unacknowledged = _unacknowledged(campaign, turn) if turn > 0 else {}
     for player in state["players"]:
-        path = reports / f"{player}.txt"
-        if not path.is_file():
-            notes.append(f"{player}: no plain-text report {path}")
-            continue
-        holder_turn = turn if over else turn + 1
-        name, address = recipient(campaign, player, holder_turn, names)
-        if not address:
-            notes.append(f"{player}: no email in campaign.yaml; send {path} yourself")
-            continue
-        first = _handed_over(campaign, player, turn, holder_turn)
-        if not first and player in unacknowledged:  # a new player of the seat sent no orders for this turn
-            first = _received(campaign, turn, unacknowledged[player])
-        try:
-            message = make_message(
-                campaign,
-                kind=f"report-{player}",
-                turn=turn,
-                to=[(name, address)],
-                subject=_subject(campaign, turn, f"report for {name}"),
-                body=first + moved + path.read_text(encoding="utf-8"),
-            )
-        except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
-            notes.append(f"{player}: {exc}; fix campaign.yaml and run pbem mail again")
-            continue
-        seen = campaign.game.view(state, player)  # the board from this player's view alone (design 18)
-        boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
-        attach_view(message, campaign, turn, player)
-        files[f"{folder}/report-{player}.eml"] = to_bytes(message)
+        # a new player of the seat sent no orders for this turn: the handover paragraph replaces this one
+        first = _received(campaign, turn, unacknowledged[player]) if player in unacknowledged else ""
+        message, note = seat_report(campaign, turn, player, first)
+        if note:
+            notes.append(note)
+        if message is not None:
+            files[f"{folder}/report-{player}.eml"] = to_bytes(message)
     public = reports / "public.md"
     if public.is_file():
         target = str(campaign.config.get("public_email") or gm_address(campaign))

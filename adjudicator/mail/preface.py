@@ -1,0 +1,55 @@
+"""What the reader of a seat's report must know first that the report cannot say, put above the report
+by its mail (mail/reportmail.py) and by the `report` command's reply (mail/commands.py) alike:
+
+- a new holder of the seat is told that the report was written for the one before (`pbem replace`,
+  a takeover);
+- the pending turn's deadline, read where `pbem status` reads it (campaign/schedule.py's `of_campaign`,
+  through the turns settled and what they recorded), when it is no longer the one the report gives:
+  an absence moved it, or the GM's preview held the turn and `pbem release` moved it by the time held.
+
+Built from what the campaign recorded, never from the clock, so a message rebuilt later is the same.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..campaign import schedule
+from ..campaign.folder import DEADLINE_FILE, Campaign
+
+
+def handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> str:
+    """A first paragraph for a report that reaches a new player of the seat (`pbem replace`): the
+    report was written for whoever played the turn, and its narrative is theirs."""
+    written_for, reader = campaign.holder(seat, max(turn, 1)), campaign.holder(seat, holder_turn)
+    if not written_for or not reader or written_for.get("from") == reader.get("from"):
+        return ""
+    return (f"You take over the seat {seat} from {written_for.get('name')} from turn {holder_turn} on. This report of "
+            f"{'the opening' if turn == 0 else f'turn {turn}'} was written for {written_for.get('name')}: what it says they "
+            "did (or failed to do) was theirs. Its order form is yours.\n\n")
+
+
+def deadline_moved(campaign: Campaign, turn: int) -> str:
+    """For the report of the last turn: the pending turn's deadline, when it is not the one the report gives."""
+    if turn != campaign.last_turn or campaign.over:
+        return ""
+    path = campaign.turn_dir(turn) / DEADLINE_FILE
+    written = schedule.Deadline.from_json(json.loads(path.read_bytes())) if path.is_file() else None
+    try:
+        now = schedule.of_campaign(campaign, turn + 1)
+    except schedule.ScheduleError:
+        return ""
+    if now is None or (written is not None and written.at == now.at):
+        return ""
+    if written is None:  # the report names no deadline: the schedule came after it (an opening report, say)
+        return f"Orders for turn {turn + 1} are due by {now.text}: this report was written before that deadline was set.\n\n"
+    return (f"The deadline for turn {turn + 1} has moved since this report was written: orders for turn {turn + 1} "
+            f"are now due by {now.text}.\n\n")
+
+
+def preface(campaign: Campaign, seat: str, turn: int, holder_turn: int, first: str = "") -> str:
+    """What the reader of a seat's report of `turn` must know first that the report cannot say: who it was
+    written for (a new holder of the seat; else `first`) and the pending turn's deadline, from the one place
+    `pbem status` reads it, when it moved since. The report's mail and the `report` command's reply both
+    put it above the report, so neither gives a deadline of its own."""
+    return (handed_over(campaign, seat, turn, holder_turn) or first) + deadline_moved(campaign, turn)
