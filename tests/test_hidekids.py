@@ -171,3 +171,12 @@ def test_public_report_escapes_player_names() -> None:
     public = out["reports/public.md"].decode()
     assert "Ann \\[the kid\\]" in public and "Big \\*Bad\\* Wolf" in public
 
+
+
+def test_a_kid_out_of_the_clock_makes_the_wolf_discard_in_words_that_agree() -> None:
+    state = opening(2)
+    state["kid_tokens"] = 1  # the wolf holds a token from an earlier turn, so the clock costs it one
+    out = reports(state, {"wolf": [{"lift": ["bed", "door"]}], "ann": [{"hide": "clock"}], "ben": [{"hide": "tub"}]})
+    wolf, ben = out["reports/wolf.txt"].decode(), out["reports/ben.txt"].decode()
+    assert "; you discard a kid token (0 left)" in wolf and "you discards" not in wolf
+    assert "; the wolf discards a kid token (0 left)" in ben
