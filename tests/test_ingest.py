@@ -504,7 +504,6 @@ def test_an_attachment_that_cannot_be_read_says_what_to_do(campaign: Path, tmp_p
 def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(campaign: Path, tmp_path: Path) -> None:
     mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])
     earlier = order_text(campaign, "david", ["SID 1 steal Tony 1"])
-    bottom = f"On Mon, 30 Nov 2026, GM wrote:\n> Your report\n> player: david\n\n{mine}"
     outlook = f"-----Original Message-----\nFrom: GM\n\n{mine}"
     gmail = f"Did you get these?\n\n---------- Forwarded message ---------\nFrom: David <david@example.org>\n\n{earlier}"
     apple = f"See below.\n\nBegin forwarded message:\n\n{earlier}"

@@ -21,7 +21,7 @@ from test_ingest import order_text
 from test_press import press_mail
 
 from adjudicator.campaign import absences
-from adjudicator.mail import commands, inbox, press
+from adjudicator.mail import commands, press
 from adjudicator.mail.ingest import ingest, load_index
 
 EXAMPLES = 400 if THOROUGH else 25
