@@ -7,7 +7,7 @@ All figures are CPU time of this process (user + system, `time.process_time`), t
 
 1. Per board: each game's board from a player's view and the public view, rendered to PNG
    (publish/png.py) at --zoom (default: the shipped ZOOM), a fresh draw each time.
-2. Per turn's mails: `compose.report_messages` for turn 2 of a five-player demo campaign of each
+2. Per turn's mails: `reportmail.report_messages` for turn 2 of a five-player demo campaign of each
    game (Jekyll vs Hyde: two players), each repetition with no board drawn before; and the
    part of it spent rasterising.
 3. A batch tick: `pbem run` over --campaigns five-player Secrets campaigns whose every seat has
@@ -37,7 +37,7 @@ from adjudicator.campaign.create import create  # noqa: E402
 from adjudicator.campaign.folder import Campaign, dump_yaml, read_yaml  # noqa: E402
 from adjudicator.cli import main as pbem  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
-from adjudicator.mail import compose  # noqa: E402
+from adjudicator.mail import reportmail  # noqa: E402
 from adjudicator.publish import png  # noqa: E402
 from adjudicator.publish.pictures import painter  # noqa: E402
 
@@ -99,7 +99,7 @@ def per_turn(work: Path, repeat: int) -> list[tuple[str, float]]:
             campaign = Campaign.open(root)
             count = len(campaign.state(2)["players"])
             drawing[0] = 0.0
-            total = cpu(lambda: compose.report_messages(campaign, 2), repeat, png.png.cache_clear)
+            total = cpu(lambda: reportmail.report_messages(campaign, 2), repeat, png.png.cache_clear)
             rows.append((f"a turn's mails, {game_id}, {count} players + public", total))
             rows.append((f"  of which drawing the {count + 1} boards (mean)", drawing[0] / repeat))
     finally:
