@@ -621,6 +621,13 @@ class Campaign:
             )
         return None
 
+    def recorded_nmr(self, turn: int) -> list[str]:
+        """The due seats of settled turn `turn` without accepted orders, as the turn's verdict recorded them
+        (results.json): a rejected file is an NMR as much as a missing one. The stand-in's seats are in it
+        only where its file was refused; the GM's digest and the report mail ask this one answer."""
+        results = json.loads((self.turn_dir(turn) / "results.json").read_bytes())
+        return sorted(seat for seat, sub in results.get("submissions", {}).items() if sub.get("status") != "accepted")
+
     def state(self, turn: int | None = None) -> State:
         turn = self.last_turn if turn is None else turn
         return read_json_object(self.turn_dir(turn) / "state.json", STATE_FIELDS)

@@ -394,12 +394,9 @@ def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
 def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
     and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
-    folder = campaign.turn_dir(turn)
-    results = json.loads((folder / "results.json").read_bytes())
     record = standins_record(campaign, turn)
     before = standins_record(campaign, turn - 1) if turn > 1 else {}
-    # The turn's own verdict, as it recorded it: a rejected file is an NMR as much as a missing one.
-    nmr = sorted(seat for seat, sub in results.get("submissions", {}).items() if sub["status"] != "accepted" and seat not in record)
+    nmr = [seat for seat in campaign.recorded_nmr(turn) if seat not in record]
     words = f"turn {turn} adjudicated" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
     if record:
         words += f"; the stand-in played {', '.join(sorted(record))}"

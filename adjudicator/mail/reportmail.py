@@ -21,8 +21,6 @@ the same):
 from __future__ import annotations
 
 import datetime as dt
-import json
-
 from email.message import EmailMessage
 
 from ..campaign import schedule, signup
@@ -54,8 +52,7 @@ def _unacknowledged(campaign: Campaign, turn: int) -> dict[str, Entry]:
 def _why_at_once(campaign: Campaign, turn: int) -> str:
     """Why turn `turn` went before an acknowledgement could: from what the turn recorded (its submissions,
     its moment) and its deadline."""
-    results = json.loads((campaign.turn_dir(turn) / "results.json").read_bytes())
-    complete = all(sub.get("status") == "accepted" for sub in results.get("submissions", {}).values())
+    complete = not campaign.recorded_nmr(turn)
     at = campaign.adjudicated_at(turn)
     when = f", on {schedule.local_text(campaign.schedule, at)}" if at is not None else ""
     try:
