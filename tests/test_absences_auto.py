@@ -87,3 +87,21 @@ def test_without_auto_a_request_still_goes_to_the_gm_and_bad_settings_are_named(
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
     assert code == 0 and "moved" not in out
     assert [n for n in outbox(root) if "/absence-" in n] and not (root / "gm" / "absences.yaml").exists()
+
+
+@pytest.mark.parametrize(("zone", "now", "shown"), [
+    ("Pacific/Auckland", "2026-12-05T12:00+00:00", False),  # already 6 December, 01:00, in Auckland: over
+    ("America/Los_Angeles", "2026-12-06T03:00+00:00", True),  # still 5 December, 19:00, in Los Angeles: not over
+])
+def test_an_absence_ends_at_midnight_in_the_campaigns_zone(tmp_path: Path, capsys: pytest.CaptureFixture[str], zone: str, now: str, shown: bool) -> None:
+    """`pbem status` and a player's `status` reply list an absence until the end of its last day where the
+    campaign keeps its deadlines, not where the GM's machine (or UTC) has its date."""
+    root = campaign(tmp_path, schedule={"every": "7 days", "start": "2026-12-09 20:00", "timezone": zone})
+    code, _ = pbem(capsys, "absence", root, "tony", "--grant", "2026-12-01", "2026-12-05")
+    assert code == 0
+    code, out = pbem(capsys, "status", root, "--now", now)
+    assert code == 0 and ("Absence granted: Tony (tony), 2026-12-01 to 2026-12-05" in out) is shown, out
+    append_mbox(tmp_path / "spies.mbox", command("maria", "status", 1))
+    code, out = pbem(capsys, "run", root, "--now", now)
+    reply = next(read(root, n).get_body(("plain",)).get_content() for n in outbox(root) if "/reply-" in n)
+    assert ("Tony: 2026-12-01 to 2026-12-05" in reply) is shown, reply

@@ -326,7 +326,8 @@ def test_a_takeover_brings_the_seats_last_report_and_the_deadline_in_the_same_ti
     assert [a.addr_spec for a in message["To"].addresses] == ["eve@example.org"] and message["Subject"].endswith("report for Eve")
     assert "You take over the seat cat from Cat from turn 2 on." in text(root, report)
     digest = [text(root, n) for n in outbox(root) if "gm-digest" in n and "seat cat taken by Eve" in text(root, n)]
-    assert digest and "command 'takeover' from eve@example.org" in digest[0] and "None" not in digest[0], digest
+    assert digest and "eve@example.org takes over cat" in digest[0] and "None" not in digest[0], digest
+    assert "command 'takeover'" not in digest[0], digest  # told twice (asked, done), not a third time
     tick(capsys, root, "2026-12-01T15:10+00:00")
     assert len([n for n in outbox(root) if "/report-cat" in n]) == 1  # once
     assert audit(root).divergence is None
@@ -415,4 +416,4 @@ def test_a_resigned_players_mail_and_the_seat_they_left_are_told_truly(tmp_path:
     [relayed] = [n for n in outbox(root) if "/press-" in n]
     assert "Press from Ann (ann) to Bob, turn 2." in text(root, relayed), text(root, relayed)
     digest = next(text(root, n) for n in outbox(root) if "gm-digest" in n and "not filed" in text(root, n))
-    assert "(the sender no longer holds a seat: they left cat (until turn 1))" in digest, digest
+    assert "(the sender no longer holds a seat: they left cat (after turn 1))" in digest, digest

@@ -69,6 +69,8 @@ SEAT_TYPOS = [
     ("since is 2 but the history is empty", lambda s: s.update(since=2)),
     ("since is 3 but the history covers turns 1 to 1", lambda s: s.update(since=3, history=[{"name": "Old", "from": 1, "to": 1, "password": s["password"]}])),
     ("history entry 1 has from 'one' and to '1'", lambda s: s.update(since=2, history=[{"name": "Old", "from": "one", "to": 1, "password": s["password"]}])),
+    ("history entry 1 has from '1' and to '-1'", lambda s: s.update(since=2, history=[{"name": "Old", "from": 1, "to": -1, "password": s["password"]}])),
+    ("history entry 1 has from '2' and to '0'", lambda s: s.update(since=3, history=[{"name": "Old", "from": 2, "to": 0, "password": s["password"]}])),
     ("history entry 1 starts at turn 2", lambda s: s.update(since=3, history=[{"name": "Old", "from": 2, "to": 2, "password": s["password"]}])),
     ("history is not a list of earlier players", lambda s: s.update(since=2, history="Old, turn 1")),
     ("history entry 1 has no password hash", lambda s: s.update(since=2, history=[{"name": "Old", "from": 1, "to": 1}])),
@@ -120,6 +122,11 @@ def test_a_seat_handed_over_by_replace_still_opens_and_audits(guarded: tuple[Pat
     assert run(capsys, "replace", root, "sue", "--name", "Sunny")[0] == 0
     assert [(h["from"], h["to"]) for h in _seat(_settings(root), "sue")["history"]] == [(1, 1), (2, 2)]
     assert run(capsys, "audit", root)[0] == 0
+    # One with an address who leaves before playing is kept (to = from - 1): mail still to them stays theirs.
+    assert run(capsys, "replace", root, "sue", "--name", "Sam", "--email", "sam@example.org")[0] == 0
+    assert run(capsys, "replace", root, "sue", "--name", "Sid")[0] == 0
+    assert [(h["name"], h["from"], h["to"]) for h in _seat(_settings(root), "sue")["history"]] == [("Sue", 1, 1), ("Suzanne", 2, 2), ("Sam", 3, 2)]  # Sunny had no address: no trace
+    assert run(capsys, "adjudicate", root, "--nmr")[0] == 0 and run(capsys, "audit", root)[0] == 0
 
 
 # -- items 7 and 11: names are one line of visible text, and two names that look alike are one name --

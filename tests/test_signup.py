@@ -247,6 +247,36 @@ def test_takeover_of_a_vacant_seat_and_a_join_after_the_start(tmp_path: Path, ca
     assert code == 0, out
 
 
+def test_a_player_who_resigns_before_playing_keeps_their_mail_and_is_known_after_a_takeover(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The seat's holder who leaves before their first turn is kept in its history (to = from - 1): the reply
+    to their resignation, still unsent when the seat is taken over, stays addressed to them (it once went to
+    the new holder as if the GM had corrected an address); their later wrong-password mail is told as a
+    former holder's; the GM's digest tells the takeover in two lines (asked, done), not three."""
+    root, box = _started(tmp_path, capsys, judge={"gm_digest": True})
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")[0] == 0  # no --send: the reply waits in the outbox
+    [resigned] = [k for k, m in outbox(root).items() if "/reply-" in k and "your resignation is recorded" in m.get_body(("plain",)).get_content()]
+    before = outbox(root)
+    append_mbox(box, mail("eve@example.org", "takeover cat Eve", n=12))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "taken by Eve" in out and "corrected address" not in out, out
+    assert [a.addr_spec for a in outbox(root)[resigned]["To"].addresses] == ["cat@example.org"]
+    seat = Campaign.open(root).player("cat")
+    assert [(h["name"], h["from"], h["to"], h["email"]) for h in seat["history"]] == [("Cat", 1, 0, "cat@example.org")]
+    digest = next(m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if k not in before and "what happened" in m["Subject"])
+    assert [line for line in digest.splitlines() if "cat" in line] == [
+        "- eve@example.org takes over cat", "- seat cat taken by Eve <eve@example.org> from turn 1 (takeover)"], digest
+    before = outbox(root)
+    append_mbox(box, mail("cat@example.org", "orders:\n- steal: ann", subject="orders", n=13))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T15:00+00:00")[0] == 0
+    digest = next(m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if k not in before and "what happened" in m["Subject"])
+    assert "(the sender no longer holds a seat: they left cat (before playing a turn))" in digest, digest
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
 def test_with_takeover_gm_the_request_only_tells_the_gm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root, box = _started(tmp_path, capsys, judge={"takeover": "gm"})
     old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())

@@ -353,11 +353,13 @@ def _check_seat(entry: dict[str, Any], path: Path, passwords: bool) -> None:
     holders = [*history, entry]
     expected = 1
     for number, held in enumerate(history, 1):
-        first, last = _turn_number(held.get("from")), _turn_number(held.get("to"))
-        if first is None or last is None or first > last:
+        to = held.get("to")
+        first, last = _turn_number(held.get("from")), 0 if type(to) is int and to == 0 else _turn_number(to)
+        if first is None or last is None or first > last + 1:  # to = from - 1: a player who left before playing a turn
             raise CampaignError(
                 f"{where}: history entry {number} has from '{held.get('from')}' and to '{held.get('to')}', "
-                f"not the turns of its player (from a turn number to a later or the same one); {FIX_SETTINGS}"
+                f"not the turns of its player (from a turn number to a later or the same one, or to the turn "
+                f"before it for a player who left before playing); {FIX_SETTINGS}"
             )
         if first != expected:
             raise CampaignError(

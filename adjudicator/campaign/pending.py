@@ -234,6 +234,14 @@ class Pending:
         """The absences granted (gm/absences.yaml)."""
         return absences.granted(self.campaign.root)
 
+    def absences_not_over(self, now: dt.datetime | None) -> list[absences.Absence]:
+        """The absences granted that have not ended by `now` (all of them when the moment is unknown): an
+        absence ends at midnight after its last day in the campaign's zone, wherever the GM runs the judge."""
+        if now is None:
+            return self.absences
+        zone = schedule.local_zone(self.campaign.schedule)[1]
+        return [a for a in self.absences if absences.bounds(a, zone)[1] > now]
+
     def deadline(self, now: dt.datetime | None = None) -> schedule.Deadline | None:
         """This turn's deadline from the campaign's schedule (None without one); ScheduleError when it cannot be read."""
         return schedule.of_campaign(self.campaign, self.number, now)

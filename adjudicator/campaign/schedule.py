@@ -112,13 +112,19 @@ def _zone(schedule: dict[str, Any]) -> tuple[str, ZoneInfo]:
         raise ScheduleError(f"schedule.timezone: '{name}' is not a time zone name such as Europe/Berlin or UTC") from None
 
 
+def local_zone(plan: dict[str, Any] | None) -> tuple[str, ZoneInfo]:
+    """The campaign's zone, its name and itself: the schedule's, or UTC without a schedule or with one
+    whose zone cannot be read (the deadline's own reading says what is wrong with it)."""
+    try:
+        return _zone(plan or {})
+    except ScheduleError:
+        return "UTC", ZoneInfo("UTC")
+
+
 def local_text(plan: dict[str, Any] | None, at: dt.datetime) -> str:
     """A moment as the campaign's deadlines are written (`Wednesday 2 December 2026, 11:00 CET (Europe/Berlin)`),
-    in the schedule's zone (UTC without a schedule, or with one whose zone cannot be read)."""
-    try:
-        name, zone = _zone(plan or {})
-    except ScheduleError:
-        name, zone = "UTC", ZoneInfo("UTC")
+    in the campaign's zone (`local_zone`)."""
+    name, zone = local_zone(plan)
     return Deadline(0, at.astimezone(zone), name).text
 
 

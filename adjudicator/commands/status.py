@@ -140,8 +140,6 @@ def _print_absences(out: Any, turn: Any, now: Any) -> None:
     """The absences the GM granted (`pbem absence`) that have not ended by `now`: what the players' own
     `status` by mail lists too."""
     names = turn.state.get("names", {})
-    today = now.date()
-    for absence in turn.absences:
-        if absence.end >= today:
-            out.print(f"Absence granted: {literal(names.get(absence.seat, absence.seat))} ({absence.seat}), {absence.text}")
+    for absence in turn.absences_not_over(now):
+        out.print(f"Absence granted: {literal(names.get(absence.seat, absence.seat))} ({absence.seat}), {absence.text}")
 

@@ -81,7 +81,9 @@ def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bo
         outgoing = campaign.holder(seat) or {}
         since = int(entry.get("since", 1))
         history = list(entry.get("history") or [])
-        if since < pending:  # the outgoing player played turns; one who played none leaves no trace
+        if since < pending or entry.get("email"):
+            # The outgoing player, kept even when they played no turn (to = from - 1), so that mail still
+            # to them stays theirs (mail/deliver.py) and a later mail of theirs is known as a former holder's.
             past = {"name": entry["name"], "from": since, "to": pending - 1}
             for key in ("email", "password"):
                 if entry.get(key):

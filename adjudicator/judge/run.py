@@ -407,13 +407,17 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     return facts
 
 
+def _tenure_end(holder: dict[str, Any]) -> str:
+    return "before playing a turn" if holder["to"] < holder["from"] else f"after turn {holder['to']}"
+
+
 def _former_holder(campaign: Campaign, sender: str) -> str:
     """For a refused message: whether its sender once held a seat they no longer hold (resigned, or replaced),
     so the GM reads a wrong password as what it is."""
     address = signup.bare(sender or "")
     if not address or any(signup.bare(str(p.get("email") or "")) == address for p in campaign.players):
         return ""
-    left = [f"{p['id']} (until turn {h['to']})" for p in campaign.players for h in p.get("history") or [] if signup.bare(str(h.get("email") or "")) == address]
+    left = [f"{p['id']} ({_tenure_end(h)})" for p in campaign.players for h in p.get("history") or [] if signup.bare(str(h.get("email") or "")) == address]
     return f" (the sender no longer holds a seat: they left {', '.join(left)})" if left else ""
 
 
@@ -431,8 +435,9 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
-        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'", "the command 'takeover'")):
-            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")  # a takeover's sender holds no seat yet
+        # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
+        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'")):
+            facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}{_former_holder(campaign, entry.sender)}")
     hold = preview.held(campaign, read_settings(campaign).preview, record["reported"])

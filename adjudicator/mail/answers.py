@@ -34,10 +34,6 @@ class Desk(OnPending):
     turn: Pending
     now: dt.datetime | None = None
 
-    @property
-    def granted(self) -> list[absences.Absence]:
-        return self.turn.absences
-
     def name(self, seat: str) -> str:
         return str(self.state.get("names", {}).get(seat, seat))
 
@@ -167,7 +163,7 @@ def status_reply(desk: Desk, seat: str) -> str:
         else:
             void = f", {len(sub.void)} of them void" if sub.void else ""
             lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
-    current = [a for a in desk.granted if desk.now is None or a.end >= desk.now.date()]  # past absences are no news
+    current = desk.turn.absences_not_over(desk.now)  # past absences are no news
     if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
         current = [a for a in current if a.seat == seat]
     if current:

@@ -158,6 +158,15 @@ def _seat_of(campaign: Campaign, name: str, players: dict[int, str]) -> str | No
     return next((seat for seat in ids if text == seat or text.startswith(seat + "-")), None)
 
 
+def _addresses(campaign: Campaign, seat: str) -> set[str]:
+    """The seat's address now and every former holder's: a message to a former holder (the reply to their
+    `resign`, built in the turn their successor took the seat from) stays theirs; only a message to an
+    address the GM has since corrected is rebuilt."""
+    entry = campaign.player(seat) or {}
+    holders = [entry, *(entry.get("history") or [])]
+    return {email.utils.parseaddr(str(h["email"]))[1].lower() for h in holders if h.get("email")}
+
+
 def readdress(root: Path, campaign: Campaign, players: dict[int, str]) -> list[str]:
     """Rebuild for the seat's address in campaign.yaml every outbox message for a seat that was never delivered
     (waiting, or refused by the server) and is addressed elsewhere: the GM corrected the address. It gets a new
@@ -181,7 +190,7 @@ def readdress(root: Path, campaign: Campaign, players: dict[int, str]) -> list[s
             continue
         to, old = recipients(message), inbox.message_id(message)
         found = _FINGERPRINT.search(old)
-        if len(to) != 1 or found is None or to[0].lower() == email.utils.parseaddr(address)[1].lower():
+        if len(to) != 1 or found is None or to[0].lower() in _addresses(campaign, seat):
             continue
         try:
             spec = set_recipient(message, str(now.get("name") or seat), address)
