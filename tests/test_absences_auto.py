@@ -44,6 +44,7 @@ def test_an_absence_within_the_budget_is_granted_and_moves_a_deadline_it_covers(
     append_mbox(mbox, command("tony", "absence 2026-12-07 2026-12-09", 1))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
     assert code == 0 and "the deadline of turn 1 moved" in out and "for an absence of tony" in out, out
+    assert "2 new messages (1 filed, 1 answered, 0 rejected)" in out, out  # a command is neither filed nor refused
     config = yaml.safe_load((root / "campaign.yaml").read_text())
     assert config["schedule"]["deadlines"] == {1: "2026-12-10 00:00"}  # the end of day TO, Europe/Berlin
     assert yaml.safe_load((root / "gm" / "absences.yaml").read_text()) == [{"seat": "tony", "from": "2026-12-07", "to": "2026-12-09"}]

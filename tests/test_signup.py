@@ -86,13 +86,20 @@ def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(t
     assert "# the GM's own comment" in (root / "campaign.yaml").read_text()
     code, out = pbem(capsys, "status", root)
     assert "2 of 3 seats taken" in out and "jean-dupont" in out
-    replies = outbox(root)
+    replies = {k: m for k, m in outbox(root).items() if "gm-digest" not in k}
     assert len(replies) == 2  # the stranger's leave gets nothing
+    [digest] = [m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "gm-digest" in k]  # joins are in the GM's digest (design 15)
+    assert "- jean-dupont joined\n- sue-storm joined\n" in digest, digest
     assert "you hold the seat 'jean-dupont'" in replies["turn-000/signup-00001.eml"].get_body(("plain",)).get_content()
     append_mbox(box, mail("bob@example.org", "join Bob"))
     append_mbox(box, mail("carl@example.org", "join Carl"))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")
     assert code == 0 and "started with 3 players, turn 1 due" in out and "carl on the waiting list (place 1)" in out, out
+    assert "6 messages built" in out and len(outbox(root)) == 3 + 6, (out, sorted(outbox(root)))  # two answers, three welcomes, the digest
+    [last] = [m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "signup-" in k and "'bob'" in m.get_body(("plain",)).get_content()]
+    assert "You took the last seat: the game starts now" in last and "before the start" not in last, last
+    [digest] = [m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "gm-digest" in k and "bob joined" in m.get_body(("plain",)).get_content()]
+    assert "carl on the waiting list (place 1)" in digest and "started with 3 players" in digest, digest
     campaign = Campaign.open(root)
     assert campaign.last_turn == 0 and [p["id"] for p in campaign.players] == ["jean-dupont", "sue-storm", "bob"]
     assert campaign.config["schedule"]["start"] == "2026-12-05 12:00"
@@ -120,7 +127,7 @@ def test_a_kill_before_the_record_seats_nobody_twice(tmp_path: Path, capsys: pyt
     (root / "mail" / "ingest.jsonl").unlink()  # as if killed before the message was recorded
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
     assert code == 0 and [p["id"] for p in Campaign.open(root).players] == ["ann"]
-    assert len(outbox(root)) == 1
+    assert len([k for k in outbox(root) if "gm-digest" not in k]) == 1
 
 
 def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -275,6 +282,50 @@ def test_a_player_who_resigns_before_playing_keeps_their_mail_and_is_known_after
     assert "(the sender no longer holds a seat: they left cat (before playing a turn))" in digest, digest
     code, out = pbem(capsys, "audit", root)
     assert code == 0, out
+
+
+def test_a_join_after_the_start_takes_a_seat_left_vacant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat whose player resigned with nobody waiting stays vacant; a newcomer who writes `list` learns of it and
+    one who writes `join` takes it in the same tick (before: wait-listed, "every seat is taken", never seated)."""
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))  # off the waiting list: nobody waits
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert "seat cat vacant from turn 1" in out, out
+    append_mbox(box, mail("ana@example.org", "list", n=12))
+    append_mbox(box, mail("ana@example.org", "join Ana Sousa", n=13))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "seat cat taken by Ana Sousa <ana@example.org> from turn 1 (first on the waiting list)" in out, out
+    campaign = Campaign.open(root)
+    assert campaign.player("cat")["email"] == "ana@example.org" and campaign.config["signup"]["waiting"] == [] and signup.vacant(campaign) == {}
+    replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if "signup-" in k}
+    [listed] = [b for b in replies.values() if "The campaigns of this judge" in b]
+    assert "vacant: cat (write join YOUR NAME to take one)" in listed, listed
+    [joined] = [b for b in replies.values() if "Ana" in b or "vacant and is yours" in b]
+    assert "the seat cat is vacant and is yours" in joined and "every seat is taken" not in joined, joined
+    assert any("you hold the seat cat" in m["Subject"] for m in outbox(root).values())
+    code, out = pbem(capsys, "audit", root)
+    assert code == 0, out
+
+
+def test_a_strangers_mail_to_a_campaign_signing_up_is_answered_with_how_to_join_once_a_day(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped join or a `help` from someone not seated got no answer at all; now they hear how to join,
+    at most once a day per address (the limit of `list`), and nothing is seated."""
+    root = open_campaign(tmp_path, capsys)
+    box = tmp_path / "in.mbox"
+    append_mbox(box, mail("lukasz@example.org", "jion Łukasz", n=1))
+    append_mbox(box, mail("lukasz@example.org", "help", n=2))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and out.strip().endswith("2 sign-up messages, 1 message built"), out
+    answers = [m for k, m in outbox(root).items() if "signup-" in k]
+    assert len(answers) == 1 and [a.addr_spec for a in answers[0]["To"].addresses] == ["lukasz@example.org"]
+    body = answers[0].get_body(("plain",)).get_content()
+    assert "your message holds no sign-up command" in body and "write join YOUR NAME" in body and "0 of 3 seats taken" in body, body
+    assert Campaign.open(root).players == []
+    append_mbox(box, mail("lukasz@example.org", "jion again", n=3))
+    pbem(capsys, "run", root, "--now", "2026-12-02T12:00+00:00")  # the next day: answered again, once
+    assert len([k for k in outbox(root) if "signup-" in k]) == 2
 
 
 def test_with_takeover_gm_the_request_only_tells_the_gm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -372,6 +372,14 @@ def vacant(campaign: Campaign) -> dict[str, int]:
     return {str(k): int(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
+def joinable(campaign: Campaign) -> list[str]:
+    """The vacant seats a `join` to the waiting list takes, in the order it takes them: those no
+    `takeover` has asked for (a takeover names its seat, so it goes first)."""
+    section = campaign.config.get(KEY)
+    asked = {str(r.get("seat")) for r in (section.get("takeovers") or [] if isinstance(section, dict) else [])}
+    return [seat for seat in sorted(vacant(campaign)) if seat not in asked]
+
+
 def resign(campaign: Campaign, seat: str, pending: int) -> None:
     """The seat is vacant from `pending`: the stand-in plays it (campaign.yaml `standins:`, as
     `pbem standin SEAT on` writes it) until someone takes it over. The caller holds the lock."""

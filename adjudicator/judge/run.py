@@ -56,9 +56,9 @@ class Tick:
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
     built: int = 0
+    """The messages this tick built, every kind (replies, welcomes, reports, reminders, the digest): the
+    outbox's new files when it ends, but an acknowledgement the turn's adjudication overtook (never sent)."""
     sent: int = 0
-    """The messages this tick built and sent, every kind counted (the reports, the preview, the reminders, the
-    replies, the GM's digest), each where it is written or sent, so the line counts what went."""
 
     @property
     def busy(self) -> bool:
@@ -170,8 +170,9 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     rejected = sum(e.status == "rejected" for e in result.entries)
     own = sum(e.status == "own" for e in result.entries)
     players = len(result.entries) - own
+    answered = sum(e.status == "answered" for e in result.entries)  # commands, press: neither filed nor refused
     if players:
-        tick.done.append(f"{_plural(players, 'new message')} ({filed} filed, {rejected} rejected)")
+        tick.done.append(f"{_plural(players, 'new message')} ({filed} filed, {f'{answered} answered, ' if answered else ''}{rejected} rejected)")
     if own:
         tick.done.append(f"{_plural(own, 'message')} of the judge's own skipped")
     return result.entries
@@ -278,13 +279,12 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         name, data = letters.refused_turn(campaign, last + 1, refusal)
         built[name] = data
     built.update(_bounces(campaign, arrived))
-    written = compose.write_outbox(root, built)  # first the mail, then the record that it was built
+    compose.write_outbox(root, built)  # first the mail, then the record that it was built
     readdressed = deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player})
     if readdressed:
         tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
-    tick.built += len(written)
     tick.done.extend(f"note: {note}" for note in notes)
 
 
@@ -315,7 +315,11 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed:
         return result
     try:
         with atomic.locked(root, JUDGE_LOCK, "another pbem run"):
-            _steps(root, now, smtp, result, routed)
+            before = compose.outbox_names(root)
+            try:
+                _steps(root, now, smtp, result, routed)
+            finally:  # every step's mail counted once (replies, welcomes, reports, the digest); not an acknowledgement
+                result.built = len(deliver.going(root, compose.outbox_names(root) - before))  # the turn overtook
     except CampaignError as exc:  # damaged or mistyped: nothing can go on until the GM looks
         result.refused = f"could not be read: {exc}"
         _tell_gm_unreadable(root, str(exc), now, smtp)
@@ -327,10 +331,13 @@ def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed:
 
 
 def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick, routed: frozenset[str]) -> None:
+    opening: list[str] = []  # the sign-up's facts of a tick that starts the campaign: in its digest
     if signup.is_open(Campaign.open(root)):  # sign-up (judge/signup.py): its mail, and the start once full
         _fetch(root, read_settings(Campaign.open(root)), now, result, routed)
         with atomic.locked(root):
-            if signup_tick.tick(root, now, result.done, routed):
+            still_open, opening = signup_tick.tick(root, now, result.done, routed)
+            if still_open:
+                signup_tick.digest(root, opening)
                 result.refused = _send(root, smtp, now, result) if smtp is not None else None
                 return
     with atomic.locked(root):
@@ -348,7 +355,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result, routed)
     with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
-        facts = signup_tick.running(root, now, result.done, routed)
+        facts = opening + signup_tick.running(root, now, result.done, routed)
     arrived = _ingest(root, settings, now, record, result, routed)
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
@@ -456,7 +463,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     if not facts:
         return
     name, data = letters.digest(campaign, campaign.last_turn + (0 if campaign.over else 1), facts)
-    tick.built += len(compose.write_outbox(root, {name: data}))
+    compose.write_outbox(root, {name: data})
     if smtp is not None:
         try:
             tick.sent += len(deliver.send(root, smtp, clock=lambda: now, only=lambda file: file == name))

@@ -7,8 +7,8 @@
 After the mail is read, by every route that files a resignation (the judge's tick, and `pbem ingest`
 alone, which then leaves the facts to the GM's next digest), the judge:
 
-1. hands each seat whose player resigned to the first on the waiting list, at once, as `pbem replace`
-   does (history kept, a new password for the new player, mailed to them alone); with nobody waiting,
+1. hands each seat whose player resigned to the first on the waiting list, at once (and a seat left
+   vacant to whoever joins the waiting list later), as `pbem replace` does (history kept, a new password for the new player, mailed to them alone); with nobody waiting,
    to no one: the seat keeps its name, loses its address and gets a new password nobody knows, so the
    resigned player's password no longer works, and the stand-in plays it (`standins:`, written by the
    resignation) until a `takeover`;
@@ -124,11 +124,10 @@ def settle(root: Path) -> list[str]:
         holder = campaign.player(seat) or {}
         if waiting and signup.bare(str(holder.get("email") or "")) == signup.bare(str(waiting[0].get("email", ""))):
             _seated(root, seat, waiting[0], facts, "first on the waiting list")  # a kill after the handover: finished
-        elif holder.get("email"):  # the resigned player still holds it
-            if waiting:
-                _seated(root, seat, waiting[0], facts, "first on the waiting list")
-            else:
-                _seated(root, seat, None, facts, "resigned")
+        elif waiting and seat in signup.joinable(campaign):  # the resigned player still holds it, or nobody has since
+            _seated(root, seat, waiting[0], facts, "first on the waiting list")
+        elif holder.get("email"):
+            _seated(root, seat, None, facts, "resigned")
     campaign = Campaign.open(root)
     if takeover_mode(campaign) == "gm":
         return facts

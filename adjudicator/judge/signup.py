@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ..campaign import signup
 from ..campaign.folder import Campaign
+from ..mail import compose
 from ..mail.signup import handle_sources
-from . import shared
+from . import letters, shared
 from .settings import read_settings
 
 
@@ -37,21 +38,35 @@ def running(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str
     return said
 
 
-def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] = frozenset()) -> bool:
-    """Read the open campaign's new mail and start it when it is full; whether it is still open.
-    The caller holds the campaign lock (and has fetched IMAP mail into mail/inbox/)."""
+def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] = frozenset()) -> tuple[bool, list[str]]:
+    """Read the open campaign's new mail and start it when it is full: whether it is still open, and the
+    facts for the GM's digest (joins, leaves, the start). The caller holds the campaign lock (and has
+    fetched IMAP mail into mail/inbox/)."""
     campaign = Campaign.open(root)
     if not signup.is_open(campaign):
-        return False
+        return False, []
     sources = _sources(root, routed)
     handled = handle_sources(root, sources, now) if sources else []
     if handled:
         done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")
-    done.extend(h.said for h in handled if h.said)
+    facts = [h.said for h in handled if h.said]
+    done.extend(facts)
     campaign = Campaign.open(root)
     state = signup.read(campaign)
     if state.full and signup.start_mode(campaign) == "full":
         started = signup.start(root, now)
-        done.append(f"started with {len(started.players)} players" + (f", turn 1 due {started.deadline}" if started.deadline else ""))
-        return False
-    return True
+        facts.append(f"started with {len(started.players)} players" + (f", turn 1 due {started.deadline}" if started.deadline else ""))
+        done.append(facts[-1])
+        return False, facts
+    return True, facts
+
+
+def digest(root: Path, facts: list[str]) -> int:
+    """The GM's digest of a sign-up tick that did something (design 15: joins are in it), while the campaign
+    is still signing up; once it starts, the tick's own digest tells them. The messages built (0 or 1).
+    The caller holds the lock."""
+    campaign = Campaign.open(root)
+    if not facts or not campaign.gm_email or not read_settings(campaign).gm_digest:
+        return 0
+    name, data = letters.digest(campaign, 0, facts)
+    return len(compose.write_outbox(root, {name: data}))

@@ -58,6 +58,12 @@ def outbox_dir(root: Path) -> Path:
     return mail_dir(root) / "outbox"
 
 
+def outbox_names(root: Path) -> set[str]:
+    """Every message in the outbox, by its name (`turn-NNN/...eml`): what a tick built is the difference."""
+    outbox = outbox_dir(root)
+    return {f"{folder.name}/{m.name}" for folder in outbox.iterdir() if folder.is_dir() for m in folder.iterdir() if m.suffix == ".eml"} if outbox.is_dir() else set()
+
+
 # -- one message -----------------------------------------------------------------
 
 

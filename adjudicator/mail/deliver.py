@@ -113,6 +113,14 @@ def pending_messages(root: Path) -> list[tuple[str, EmailMessage]]:
     ]
 
 
+def going(root: Path, names: set[str]) -> list[str]:
+    """Of these outbox messages, those that are to be sent (not `outdated`): what a tick tells the GM it built."""
+    settled = _last_turn(root)
+    box = outbox_dir(root)
+    return sorted(name for name in names
+                  if not outdated(name, settled, inbox.parse((box / name).read_bytes()) if "/ack-" in name else None))
+
+
 def _last_turn(root: Path) -> int:
     """The last adjudicated turn, from the turn folders' manifests alone: the judge's word to the GM
     about a campaign.yaml that cannot be read must still go out."""

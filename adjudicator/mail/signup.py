@@ -81,14 +81,16 @@ def status_line(campaign: Campaign) -> str:
         return f"  {title}: over after turn {campaign.last_turn}"
     pending = campaign.last_turn + 1
     due = schedule.of_campaign(campaign, pending)
-    return f"  {title}: running, turn {pending}" + (f" due {due.text}" if due else "") + every
+    vacant = sorted(signup.vacant(campaign))
+    free = f"; vacant: {', '.join(vacant)} (write join YOUR NAME to take one)" if vacant else ""
+    return f"  {title}: running, turn {pending}" + (f" due {due.text}" if due else "") + every + free
 
 
 def listing(campaigns: list[Campaign]) -> str:
     """The `list` answer: the campaigns of this judge (one, or all those sharing its address)."""
     lines = [status_line(campaign) for campaign in campaigns]
     tag = f"[{campaigns[0].root.name}]"
-    how = [f"To join a game signing up, write join YOUR NAME as the first line{' with its tag in the Subject (for example ' + tag + ')' if len(campaigns) > 1 else ''};",
+    how = [f"To join a game signing up or take a vacant seat, write join YOUR NAME as the first line{' with its tag in the Subject (for example ' + tag + ')' if len(campaigns) > 1 else ''};",
            "to watch one, write observe. Nothing you send is shown to other players."]
     return "The campaigns of this judge:\n\n" + "\n".join(lines) + "\n\n" + "\n".join(how) + "\n"
 
@@ -167,8 +169,13 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
     if request is None:
         entry.reason = "the campaign is signing up: no turn takes orders yet, and this message holds no sign-up command; not answered"
         found = signup.where_is(signup.read(campaign), address) if signup.is_open(campaign) else None
-        if found is not None:  # a player who joined hears why; a stranger does not
+        if found is not None:  # a player who joined hears why
             _answer(campaign, seq, message, address, "your message", f"{_title(campaign)}: the game has not started yet; orders are taken from the start (you will get your opening report then).\n")
+        else:  # a stranger (a mistyped join, a help) hears how to join, at most once a day (`list`'s limit)
+            listed = _list_once(campaign, address, now)
+            if listed:
+                entry.reason = "no sign-up command; answered with how to join"
+                entry.acknowledged = _answer(campaign, seq, message, address, "how to join", f"{_title(campaign)}: your message holds no sign-up command.\n\n{listed}")
         return Handled(entry)
     entry.status, entry.found = "answered", f"the command '{request.word}'"
     said, body = "", ""
@@ -243,6 +250,12 @@ def _list_once(campaign: Campaign, address: str, now: dt.datetime) -> str:
 
 def _joined(campaign: Campaign, joined: signup.Joined) -> tuple[str, str]:
     title = _title(campaign)
+    vacant = signup.joinable(Campaign.open(campaign.root)) if not signup.is_open(campaign) else []
+    if joined.place and joined.place <= len(vacant):  # judge/seats.py hands the vacant seats on in this order
+        seat = vacant[joined.place - 1]
+        text = (f"{title}: the seat {seat} is vacant and is yours: the judge hands it to you within minutes, with "
+                f"{'your password and ' if campaign.uses_passwords else ''}what to do next.\n")
+        return text, "" if joined.already else f"{joined.seat} on the waiting list (place {joined.place}), for the vacant seat {seat}"
     if joined.place:
         text = f"{title}: every seat is taken; you ({joined.seat}) are number {joined.place} on the waiting list.\n"
         text += "You take the first seat that falls vacant, and are told then. Write leave to leave the list.\n"
@@ -255,8 +268,12 @@ def _joined(campaign: Campaign, joined: signup.Joined) -> tuple[str, str]:
             lines.append("The game starts when the GM starts it.")
         elif open_now > 0:
             lines.append(f"The game starts when the last seat is filled ({open_now} still open).")
-    lines.append("At the start you get your opening report, the first deadline" + (" and your password." if campaign.uses_passwords else "."))
-    lines.append("Write leave before the start to give the seat up.")
+    if joined.full and signup.start_mode(campaign) == "full":  # this tick starts the game (judge/signup.py)
+        lines.append("You took the last seat: the game starts now. Your welcome, with your opening report, the first deadline"
+                     + (" and your password," if campaign.uses_passwords else ",") + " comes in a message of its own.")
+    else:
+        lines.append("At the start you get your opening report, the first deadline" + (" and your password." if campaign.uses_passwords else "."))
+        lines.append("Write leave before the start to give the seat up.")
     return "\n".join(lines) + "\n", "" if joined.already else f"{joined.seat} joined"
 
 
