@@ -44,15 +44,15 @@ def outlined(svg: str) -> str:
     """The picture `svg` as a PNG shows it, with every text it can draw as a path (see above)."""
     root = ET.fromstring(svg)
     for parent in list(root.iter()):  # listed first: the loop replaces elements
-        for child in list(parent):
+        kept = []
+        for child in parent:
             if child.tag in _DROPPED:
-                parent.remove(child)
-            elif child.tag == f"{{{SVG}}}style" and child.text:
+                continue
+            if child.tag == f"{{{SVG}}}style" and child.text:
                 child.text = _MEDIA.sub("", child.text)
-            elif child.tag == f"{{{SVG}}}text":
-                path = _path(child)
-                if path is not None:
-                    parent[list(parent).index(child)] = path
+            path = _path(child) if child.tag == f"{{{SVG}}}text" else None
+            kept.append(child if path is None else path)
+        parent[:] = kept
     return ET.tostring(root, encoding="unicode")
 
 
