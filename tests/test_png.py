@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import resvg_py
 
 from adjudicator.campaign.demo import play
@@ -71,3 +72,17 @@ def test_every_games_board_has_every_text_outlined_and_draws_the_same_bytes_each
         svg = painter(game_id).board(campaign.game.view(state, state["players"][0]), "board-2").svg()
         assert "<text" not in outlined(svg), game_id
         assert fresh_png(svg) == fresh_png(svg), f"{game_id}: the same SVG, the same bytes"
+
+
+def test_without_the_dejavu_files_every_text_is_left_for_resvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.publish import glyphs
+
+    picture = Drawing(200, 40, "Names", "a host without fonts-dejavu-core", "t")
+    picture.text(10, 20, "Alice", "ink label")
+    monkeypatch.setattr(glyphs, "FONTS", tmp_path / "no-fonts")
+    glyphs._font_files_present.cache_clear()
+    try:
+        prepared = outlined(picture.svg())
+    finally:
+        glyphs._font_files_present.cache_clear()
+    assert prepared.count("<text") == 1 and "<path" not in prepared, "the text as it was: resvg draws it in whatever font it finds"
