@@ -86,3 +86,14 @@ def test_without_the_dejavu_files_every_text_is_left_for_resvg(tmp_path: Path, m
     finally:
         glyphs._font_files_present.cache_clear()
     assert prepared.count("<text") == 1 and "<path" not in prepared, "the text as it was: resvg draws it in whatever font it finds"
+
+
+def test_a_text_laid_out_in_ways_svg_py_never_writes_is_left_for_resvg() -> None:
+    svg = Drawing(200, 60, "Odd texts", "by hand", "t").svg().replace("</svg>", (
+        '<text x="10" y="20" class="ink label" rotate="30">turned</text>'
+        '<text x="10 20" y="40" class="ink label">two places</text>'
+        '<text x="10" y="50" class="ink label"><tspan>spanned</tspan></text>'
+        '<text x="90" y="50" class="ink label">plain</text></svg>'))
+    prepared = outlined(svg)
+    assert prepared.count("<text") == 3 and prepared.count("<path") == 1
+    assert pixels(fresh_png(svg)) == pixels(resvgs_own(svg))

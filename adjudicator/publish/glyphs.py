@@ -12,8 +12,9 @@ and `@media` rules (resvg ignores them: a PNG has no colour scheme; same bytes w
 
 A text this cannot draw stays a `<text>` for resvg: a character DejaVu Sans lacks (another
 script, which resvg finds in the machine's other fonts), a class without a font size in
-publish/svg.py's SIZES, children (`<tspan>`), or a style other than the `font-size` that
-svg.py writes. So does every text when the font files are missing.
+publish/svg.py's SIZES, children (`<tspan>`), a style other than the `font-size` that svg.py
+writes, or any attribute svg.py does not write. So does every text when the font files are
+missing.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ ET.register_namespace("", SVG)  # written back as the SVG's default namespace, n
 _DROPPED = {f"{{{SVG}}}title", f"{{{SVG}}}desc"}
 _MEDIA = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}")
 _FONT_SIZE = re.compile(r"font-size:(\d+(?:\.\d+)?)px")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LAID_OUT_HERE = {"x", "y", "text-anchor", "class", "style", "textLength", "lengthAdjust"}
+"""The attributes of a text that svg.py writes and this layout follows; a text with any other
+(`dx`, `rotate`, a transform, a `font-weight`) is left to resvg."""
 _SHIFT = {"start": 0.0, "middle": 0.5, "end": 1.0}
 """How much of its width a text's `text-anchor` moves it to the left."""
 
@@ -62,7 +67,9 @@ def _path(text: ET.Element) -> ET.Element | None:
     font = next((SIZES[name] for name in classes if name in SIZES), None)
     style = text.get("style")
     fitted = _FONT_SIZE.fullmatch(style) if style else None
-    if font is None or len(text) or (style and not fitted) or not _font_files_present():
+    where = (text.get("x", "0"), text.get("y", "0"), text.get("textLength", "0"))
+    if font is None or len(text) or (style and not fitted) or not set(text.attrib) <= _LAID_OUT_HERE \
+            or not all(_NUMBER.fullmatch(number) for number in where) or not _font_files_present():
         return None
     size, bold = (float(fitted.group(1)) if fitted else font[0]), font[1]
     shaped = _shape(text.text or "", bold)
@@ -72,11 +79,11 @@ def _path(text: ET.Element) -> ET.Element | None:
     scale = size / _face(bold).upem
     across = scale  # stretched or squeezed to `textLength` (svg.py's last resort: `spacingAndGlyphs`)
     width = advance * scale
-    if text.get("textLength") and advance:
-        width = float(text.get("textLength", 0))
+    if float(where[2]) and advance:
+        width = float(where[2])
         across = width / advance
-    x = float(text.get("x", 0)) - width * _SHIFT.get(text.get("text-anchor", "start"), 0.0)
-    y = float(text.get("y", 0))
+    x = float(where[0]) - width * _SHIFT.get(text.get("text-anchor", "start"), 0.0)
+    y = float(where[1])
     return ET.Element(f"{{{SVG}}}path", {
         "class": text.get("class", ""),
         "transform": f"matrix({_exact(across)} 0 0 {_exact(-scale)} {_exact(x)} {_exact(y)})",
