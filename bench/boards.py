@@ -14,6 +14,8 @@ All figures are CPU time of this process (user + system, `time.process_time`), t
    filed orders, so each adjudicates turn 1; once with a GM address (the reports are mailed,
    boards and all, into the outbox; nothing is sent) and once without (no mail is built).
    Both on fresh copies; per campaign, and scaled to 1,000 campaigns (the work is per campaign).
+   Then the tick with mails again with `--jobs 2`, as wall time (the work is in the forked
+   processes, whose CPU this process does not count), beside the same tick's wall time alone.
 """
 
 from __future__ import annotations
@@ -120,24 +122,32 @@ def batch(work: Path, count: int, repeat: int) -> list[tuple[str, float]]:
     for label, gm in (("with mails", True), ("without mails", False)):
         for model in models:
             with_addresses(model, gm)
-        times = []
-        for attempt in range(repeat):
-            roots = [work / f"batch-{attempt}" / model.name for model in models]
-            for model, root in zip(models, roots):
-                shutil.copytree(model, root)
-            png.png.cache_clear()
-            out = io.StringIO()
-            started = time.process_time()
-            with contextlib.redirect_stdout(out):
-                code = pbem(["run", *map(str, roots), "--now", NOW])
-            times.append(time.process_time() - started)
-            if code != 0 or not all(Campaign.open(r).is_adjudicated(1) for r in roots):
-                raise SystemExit(f"pbem run did not adjudicate every campaign: {out.getvalue()[-2000:]}")
-            shutil.rmtree(work / f"batch-{attempt}")
-        seconds = statistics.median(times)
+        seconds = statistics.median(tick(work, models, attempt, time.process_time) for attempt in range(repeat))
         rows.append((f"pbem run, {count} five-player campaigns adjudicating, {label}", seconds))
         rows.append((f"  the same, scaled to 1,000 campaigns, {label}", seconds * 1000 / count))
+    for model in models:
+        with_addresses(model, True)
+    for jobs in (1, 2):
+        seconds = statistics.median(tick(work, models, attempt, time.perf_counter, jobs) for attempt in range(repeat))
+        rows.append((f"  with mails, --jobs {jobs}: wall time, scaled to 1,000", seconds * 1000 / count))
     return rows
+
+
+def tick(work: Path, models: list[Path], attempt: int, clock: Callable[[], float], jobs: int = 1) -> float:
+    """One `pbem run` over fresh copies of the models, timed by `clock`."""
+    roots = [work / f"batch-{attempt}" / model.name for model in models]
+    for model, root in zip(models, roots):
+        shutil.copytree(model, root)
+    png.png.cache_clear()
+    out = io.StringIO()
+    started = clock()
+    with contextlib.redirect_stdout(out):
+        code = pbem(["run", *map(str, roots), "--now", NOW, "--jobs", str(jobs)])
+    seconds = clock() - started
+    if code != 0 or not all(Campaign.open(r).is_adjudicated(1) for r in roots):
+        raise SystemExit(f"pbem run did not adjudicate every campaign: {out.getvalue()[-2000:]}")
+    shutil.rmtree(work / f"batch-{attempt}")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,12 +11,14 @@ def test_the_boards_benchmark_runs_every_measure() -> None:
     result = subprocess.run([sys.executable, str(REPO / "bench" / "boards.py"), "--repeat", "1", "--campaigns", "1"],
                             check=True, capture_output=True, text=True)
     names = [line[:66].strip() for line in result.stdout.splitlines()[1:]]
-    assert len(names) == 10 + 10 + 4, result.stdout
+    assert len(names) == 10 + 10 + 6, result.stdout
     assert names[0] == "one board, hide, a player" and names[10] == "a turn's mails, hide, 5 players + public"
-    assert names[-4:] == [
+    assert names[-6:] == [
         "pbem run, 1 five-player campaigns adjudicating, with mails",
         "the same, scaled to 1,000 campaigns, with mails",
         "pbem run, 1 five-player campaigns adjudicating, without mails",
         "the same, scaled to 1,000 campaigns, without mails",
+        "with mails, --jobs 1: wall time, scaled to 1,000",
+        "with mails, --jobs 2: wall time, scaled to 1,000",
     ], result.stdout
     assert result.stderr == "", "no warning on the way"

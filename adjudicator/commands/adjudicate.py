@@ -16,12 +16,12 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dirs", nargs="+", metavar="DIR", help="campaign folders (the ones pbem new made); each is adjudicated on its own")
     p.add_argument("--nmr", action="store_true", help="the deadline has passed: missing players count as NMR")
     p.add_argument("--force", action="store_true", help="with --nmr: adjudicate even before the scheduled deadline")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=processes, default=1, metavar="N",
                    help="settle campaigns in N processes at once (0: one per CPU core); the output is the same")
 
 
-def _jobs(text: str) -> int:
-    """`--jobs N`: a count of processes, 0 for one per CPU core."""
+def processes(text: str) -> int:
+    """`--jobs N` (here and in `pbem run`): a count of processes, 0 for one per CPU core."""
     try:
         count = int(text)
     except ValueError:

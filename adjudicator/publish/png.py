@@ -8,8 +8,10 @@ DejaVu Sans, the font Debian's browsers draw the site's `sans-serif` with (other
 scripts fall back to the machine's other fonts). docs/archive.md says why resvg and
 not CairoSVG.
 
-A PNG costs tens of milliseconds of CPU (most of it resvg's, in proportion to the pixels
-and the number of texts), so each distinct board is drawn once per process: the public
+resvg is handed the SVG with each text already as its glyphs' outlines (publish/glyphs.py:
+the same pixels, without resvg building its font database and shaping every text anew for
+every picture). A PNG still costs tens of milliseconds of CPU (filling the glyphs and shapes,
+and the pixels themselves), so each distinct board is drawn once per process: the public
 board of a turn serves the public report's mail and every `judge: notify:` post of the
 same tick, and a player's board every message that carries it. docs/performance.md has
 the figures.
@@ -35,6 +37,8 @@ public) several times over, so a tick's public board is still there for its noti
 @lru_cache(maxsize=KEPT)
 def png(svg: str) -> bytes:
     """The PNG of one picture's SVG text, the same bytes every time (drawn once per process, see above)."""
-    import resvg_py  # imported here: only the commands that draw a PNG pay for loading it
+    import resvg_py  # imported here: only the commands that draw a PNG pay for loading them
 
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=ZOOM, sans_serif_family=SANS, font_family=SANS))
+    from .glyphs import outlined
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=outlined(svg), zoom=ZOOM, sans_serif_family=SANS, font_family=SANS))
