@@ -146,7 +146,7 @@ def test_help_gives_the_commands_the_order_format_and_the_deadline(campaign: Pat
     run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="help", message_id="<h@x>"))
     body = outbox(campaign)["turn-001/reply-00001.eml"].get_content()
     assert "absence FROM TO" in body and "check" in body and "Press is signed" in body
-    assert "One order for one SID" in body and "  turn: 1" in body and 'password: "YOUR PASSWORD"' in body
+    assert "One order for one SID" in body and "  player: tony\n  turn: 1" in body and 'password: "YOUR PASSWORD"' in body
     assert "Deadline for turn 1: Saturday 5 December 2026, 20:00 UTC (UTC) (4 days 8 hours left)." in body
     assert "send guide for the player's guide" in body and "docs/players.md" not in body
 

@@ -115,7 +115,7 @@ def help_reply(desk: Desk, seat: str) -> str:
         phase = game.phase(desk.state)
         document = _schema_document(game.id, phase)
         lines.append(f"Orders for turn {desk.pending} (phase {phase}): an order file, attached as a .yaml file or pasted into the mail:")
-        lines += ["  player: YOUR ID", f"  turn: {desk.pending}"]
+        lines += [f"  player: {seat}", f"  turn: {desk.pending}"]
         if desk.campaign.uses_passwords:
             lines.append('  password: "YOUR PASSWORD"')
         lines += ["  orders:", "    - ONE ORDER", "    - ANOTHER ORDER"]
