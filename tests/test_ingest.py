@@ -305,6 +305,22 @@ def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: P
     assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
     assert (campaign / "turn-001" / "manifest.json").is_file()
     assert load_index(campaign)[0].status == "rejected"
+    # trial 2: a fresh mail on the old form; the reply says what to do with it, not only that it is late
+    reply = " ".join(read(campaign / "mail" / "outbox" / "turn-002" / "ack-00001.eml").get_content().split())
+    assert "late: turn 1 was adjudicated" in reply
+    assert "If these are your orders for turn 2, send them again with the line turn: 2 (the order form at the end of your latest report" in reply
+    assert "No orders for turn 2 are filed for your seat yet." in reply and "Fix the problem" not in reply
+
+
+def test_a_form_naming_nobody_from_a_seats_address_is_told_the_seat_id(campaign: Path, tmp_path: Path) -> None:
+    """Trial 2: Łukasz wrote `player: lukasz` from the address of the seat `lukasz-nowak`; the reply names the seat."""
+    text = order_text(campaign, "tony", []).replace("player: tony", "player: antonio")
+    stranger = mail("antonio@example.net", text, message_id="<s@x>")
+    result = ingest(campaign, [maildir(tmp_path, [mail("tony@example.org", text, message_id="<t@x>"), stranger])], now=NOW)
+    assert [e.reason for e in result.entries] == ["matches no player: the order file names the player 'antonio', who is not in this campaign"] * 2
+    assert [e.acknowledged for e in result.entries] == [["tony@example.org"], []]  # a stranger learns no seat id
+    reply = " ".join(read(outbox(campaign, 1)).get_content().split())
+    assert "You hold the seat tony: write player: tony in your order file and send it again." in reply
 
 
 def test_two_attachments_are_ambiguous(campaign: Path) -> None:

@@ -64,6 +64,17 @@ def test_seat_ids_are_valid_and_unique_whatever_the_address() -> None:
     assert signup.seat_id("日本", set()) == "player"
 
 
+@pytest.mark.parametrize(("name", "seat"), [
+    ("Łukasz Nowak", "lukasz-nowak"), ("Søren Ødegård", "soren-odegard"), ("Đorđe Ðurić", "dorde-duric"),
+    ("Weiß", "weiss"), ("ẞ", "ss"), ("Æsa Brænne", "aesa-braenne"), ("Œdipe Cœur", "oedipe-coeur"),
+    ("Þóra Sæþórsdóttir", "thora-saethorsdottir"), ("Yıldız", "yildiz"), ("Ǿrjan", "orjan"), ("Zoë", "zoe"),
+])
+def test_a_seat_id_keeps_every_letter_of_a_latin_name(name: str, seat: str) -> None:
+    """Trial 2: Łukasz Nowak got the seat `ukasz-nowak`, as NFKD leaves nothing of ł in ASCII."""
+    assert signup.seat_id(name, set()) == seat
+    assert signup.seat_id(signup.local_part(f"{name.split()[0]} <{name.split()[0].lower()}@example.pl>"), set()) == seat.split("-")[0]
+
+
 def test_an_open_campaign_is_signing_up_for_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = open_campaign(tmp_path, capsys)
     code, out = pbem(capsys, "status", root)
