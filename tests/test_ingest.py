@@ -543,6 +543,28 @@ def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(camp
         orders_in_text("Can I have more time?\n-- \nDavid\n")
 
 
+def test_orders_typed_into_the_quoted_form_are_answered_with_the_fix_first(campaign: Path, tmp_path: Path) -> None:
+    """Trial 2: a Gmail reply with the form filled in inside the `>`-quoted welcome got 'not understood',
+    with the fix at the end of a long parenthesis whose marker was cut mid-address."""
+    form = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    attribution = "On Wed, Dec 2, 2026 at 12:10 AM Spies Judge <judge@spies.example.org> wrote:"
+    body = f"Here you go, I filled in the form below!\n\n{attribution}\n\n> Welcome, David.\n>\n" + "".join(f"> {line}\n" for line in form.splitlines())
+    outlook = f"Here they are.\n\nFrom: Spies Judge <judge@spies.example.org>\nSent: Wednesday, December 2, 2026 00:10\nTo: David\n\n{form}"
+    messages = [mail("david@example.org", text, message_id=f"<in{n}@x>") for n, text in enumerate([body, outlook])]
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected"] * 2
+    assert not any((campaign / "turn-001" / "orders").iterdir())
+    assert "a 'player:' line was found only in quoted lines starting with '>'" in result.entries[0].reason
+    quoted, below = (read(campaign / "mail" / "outbox" / "turn-001" / f"reply-{n:05d}.eml") for n in (1, 2))
+    assert quoted["Subject"] == "[Spies] turn 1: your orders were not read"
+    lines = quoted.get_content().splitlines()
+    assert lines[0] == "Spies (Sid's Secrets): write your orders above the quoted text, not inside the '>' lines."
+    assert lines[2].startswith("Your order form is inside the quoted text (the lines starting with '>'), and quoted lines are not read")
+    assert "judge@spies.examp" not in quoted.get_content() and "neither orders nor a command" not in quoted.get_content()
+    assert below.get_content().splitlines()[0] == (
+        "Spies (Sid's Secrets): write your orders above the line 'From: Spies Judge <judge@spies.example.org>', not below it.")
+
+
 def test_orders_below_a_quote_marked_with_gt_are_read_bottom_posting(campaign: Path, tmp_path: Path) -> None:
     """Issue 25 item 13: a form typed below the `>`-quoted report has one reading; the quoted form is not it."""
     mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])

@@ -448,7 +448,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
         if sentences is None:
             refused = reject(f"no orders: {exc}", seat_by_address)
-            commands.not_understood(inbound, refused.entry, str(exc))
+            commands.not_understood(inbound, refused.entry, str(exc), exc.fix)
             return refused
         found = sentences
     except inbox.BadOrderFile as exc:
