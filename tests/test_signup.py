@@ -116,6 +116,8 @@ def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(t
         seat = seat.removeprefix("turn-000/welcome-").removesuffix(".eml")
         body = message.get_body(("plain",)).get_content()
         assert f"Your password: {passwords[seat]}" in body
+        # trial 2: the judge mailed the password, so the form must not say the GM sent it
+        assert 'password: "your password"   # your seat\'s password; keep the quotes' in body and "GM sent" not in body
         assert all(passwords[other] not in body for other in passwords if other != seat)
         assert "Saturday 5 December 2026, 12:00" in body
     code, out = pbem(capsys, "status", root)
