@@ -402,6 +402,35 @@ def test_every_game_has_its_own_painter_and_a_new_one_gets_a_plain_board(monkeyp
     assert "María" in svg.toxml() and plain.standing(view) == view["score"]
 
 
+def _one_of_each(game_id: str, view: dict) -> dict:
+    """The public view of an example campaign with each count its board names set to one."""
+    first = view["players"][0] if "players" in view else view["kids"][0]
+    if game_id == "hidekids":
+        return {**view, "kid_tokens": 1}
+    if game_id == "secrets":
+        return {**view, "stolen": view["stolen"][:1] or [{}], "captured": view["captured"][:1] or [{}], "score": {**view["score"], first: 1},
+                "secrets": {**view["secrets"], first: [1]}, "sids": {**view["sids"], first: [1]}}
+    if game_id == "jekyll":
+        return {**view, "tricks_won": {**view["tricks_won"], first: 1}}
+    if game_id == "hide":
+        return {**view, "pool": view["pool"][:1] or [{}]}
+    played = [t for t in view.get("played", []) if t.get("deal") == view.get("deal")]
+    return {**view, "played": played[:1]}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_board_counts_one_thing_in_the_singular(game_id: str) -> None:
+    """Trial 2: the Hide the Kids! board and its alt text said '1 kid tokens'."""
+    from adjudicator.publish import pictures
+
+    campaign = Campaign.open(REPO / "turns" / f"{game_id}-example")
+    view = _one_of_each(game_id, campaign.game.view(campaign.state(), None))
+    svg = pictures.painter(game_id).board(view, "k").svg()
+    words = " ".join(re.sub(r"<[^>]+>", " ", svg).split())
+    assert not re.findall(r"(?<![\w-])1 (?:kid tokens|points|secrets|SIDs|tricks|dice)\b", words), words
+    assert {"hidekids": "1 kid token", "secrets": "1 point", "jekyll": "1 trick", "hide": "pool (1 die)", "identity": "1 trick"}[game_id] in words
+
+
 def test_an_export_that_would_not_audit_is_not_written(played: Campaign, tmp_path: Path) -> None:
     root = tmp_path / "c"
     shutil.copytree(played.root, root)

@@ -305,6 +305,22 @@ def test_orders_after_the_turn_are_refused_and_the_lock_is_respected(campaign: P
     assert not (campaign / "turn-002" / "orders" / "tony.yaml").exists()
     assert (campaign / "turn-001" / "manifest.json").is_file()
     assert load_index(campaign)[0].status == "rejected"
+    # trial 2: a fresh mail on the old form; the reply says what to do with it, not only that it is late
+    reply = " ".join(read(campaign / "mail" / "outbox" / "turn-002" / "ack-00001.eml").get_content().split())
+    assert "late: turn 1 was adjudicated" in reply
+    assert "If these are your orders for turn 2, send them again with the line turn: 2 (the order form at the end of your latest report" in reply
+    assert "No orders for turn 2 are filed for your seat yet." in reply and "Fix the problem" not in reply
+
+
+def test_a_form_naming_nobody_from_a_seats_address_is_told_the_seat_id(campaign: Path, tmp_path: Path) -> None:
+    """Trial 2: Łukasz wrote `player: lukasz` from the address of the seat `lukasz-nowak`; the reply names the seat."""
+    text = order_text(campaign, "tony", []).replace("player: tony", "player: antonio")
+    stranger = mail("antonio@example.net", text, message_id="<s@x>")
+    result = ingest(campaign, [maildir(tmp_path, [mail("tony@example.org", text, message_id="<t@x>"), stranger])], now=NOW)
+    assert [e.reason for e in result.entries] == ["matches no player: the order file names the player 'antonio', who is not in this campaign"] * 2
+    assert [e.acknowledged for e in result.entries] == [["tony@example.org"], []]  # a stranger learns no seat id
+    reply = " ".join(read(outbox(campaign, 1)).get_content().split())
+    assert "You hold the seat tony: write player: tony in your order file and send it again." in reply
 
 
 def test_two_attachments_are_ambiguous(campaign: Path) -> None:
@@ -525,6 +541,28 @@ def test_orders_below_a_quote_or_forward_marker_are_refused_with_the_reason(camp
     assert all(e.acknowledged == ["david@example.org"] for e in result.entries)
     with pytest.raises(ValueError, match=r"in the message's own text$"):
         orders_in_text("Can I have more time?\n-- \nDavid\n")
+
+
+def test_orders_typed_into_the_quoted_form_are_answered_with_the_fix_first(campaign: Path, tmp_path: Path) -> None:
+    """Trial 2: a Gmail reply with the form filled in inside the `>`-quoted welcome got 'not understood',
+    with the fix at the end of a long parenthesis whose marker was cut mid-address."""
+    form = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    attribution = "On Wed, Dec 2, 2026 at 12:10 AM Spies Judge <judge@spies.example.org> wrote:"
+    body = f"Here you go, I filled in the form below!\n\n{attribution}\n\n> Welcome, David.\n>\n" + "".join(f"> {line}\n" for line in form.splitlines())
+    outlook = f"Here they are.\n\nFrom: Spies Judge <judge@spies.example.org>\nSent: Wednesday, December 2, 2026 00:10\nTo: David\n\n{form}"
+    messages = [mail("david@example.org", text, message_id=f"<in{n}@x>") for n, text in enumerate([body, outlook])]
+    result = ingest(campaign, [maildir(tmp_path, messages)], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected"] * 2
+    assert not any((campaign / "turn-001" / "orders").iterdir())
+    assert "a 'player:' line was found only in quoted lines starting with '>'" in result.entries[0].reason
+    quoted, below = (read(campaign / "mail" / "outbox" / "turn-001" / f"reply-{n:05d}.eml") for n in (1, 2))
+    assert quoted["Subject"] == "[Spies] turn 1: your orders were not read"
+    lines = quoted.get_content().splitlines()
+    assert lines[0] == "Spies (Sid's Secrets): write your orders above the quoted text, not inside the '>' lines."
+    assert lines[2].startswith("Your order form is inside the quoted text (the lines starting with '>'), and quoted lines are not read")
+    assert "judge@spies.examp" not in quoted.get_content() and "neither orders nor a command" not in quoted.get_content()
+    assert below.get_content().splitlines()[0] == (
+        "Spies (Sid's Secrets): write your orders above the line 'From: Spies Judge <judge@spies.example.org>', not below it.")
 
 
 def test_orders_below_a_quote_marked_with_gt_are_read_bottom_posting(campaign: Path, tmp_path: Path) -> None:

@@ -68,3 +68,17 @@ def test_dict_keys_come_before_dict_methods(tmp_path: Path) -> None:
             env.from_string("{{ d['get'].colour }}").render(data)
     with pytest.raises(SecurityError):  # Python's internals stay closed to a GM's template
         sandboxed.from_string("{{ d.__class__ }}").render(data)
+
+
+def test_the_secrets_standings_count_one_secret_and_one_sid_in_the_singular() -> None:
+    """Trial 2 (boards and reports alike): `1 secrets, 1 SIDs left` is `1 secret, 1 SID left`."""
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.campaign.turn import render_reports
+    from adjudicator.publish.render import Renderer
+
+    campaign = Campaign.open(Path(__file__).resolve().parent.parent / "turns" / "secrets-example")
+    state = campaign.state(2)
+    state = {**state, "secrets": {**state["secrets"], "david": [1]}, "sids": {**state["sids"], "david": [4]}}
+    reports = render_reports(campaign.game, Renderer("secrets"), campaign.setup_record(), state, 2, [], {}, None)
+    line = next(line for line in reports["reports/tony.txt"].decode().splitlines() if line.lstrip().startswith("David"))
+    assert line.endswith("1 secret, 1 SID left"), line

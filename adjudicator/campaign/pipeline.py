@@ -280,7 +280,7 @@ def _password_problem(password: Any, right: Callable[[str], bool], numeric: bool
     if inner is not None and right(inner):
         return ""
     if password.strip().casefold() == FORM_PASSWORD:
-        return f'still says "{FORM_PASSWORD}": you left the form\'s placeholder in; write the password your GM sent you instead'
+        return f'still says "{FORM_PASSWORD}": you left the form\'s placeholder in; write your seat\'s password instead'
     hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric else ""
     return "is not this player's password" + hint
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .console import plural
+from ..common.words import plural
 
 HELP = "replay every turn and compare byte for byte"
 

@@ -25,11 +25,6 @@ def literal(value: Any) -> str:
     return escape(str(value))
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """`1 order`, `2 orders`: a count with its noun."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
 def game_list() -> str:
     """The game ids, for help texts (their modules are not loaded for it)."""
     from ..games import GAMES

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .console import Failure, console, plural
+from ..common.words import plural
+from .console import Failure, console
 
 HELP = "build report messages (or reminders) into the outbox, and send them"
 

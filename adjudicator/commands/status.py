@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .console import Failure, console, literal, plural
+from ..common.words import plural
+from .console import Failure, console, literal
 from .run import moment
 
 HELP = "turn, phase, who is due, who has sent valid orders"

@@ -402,15 +402,23 @@ def _resign(inbound: Inbound, seat: str) -> str:
     )
 
 
-def not_understood(inbound: Inbound, entry: Any, why: str) -> Any:
-    """A message from a registered address that holds neither orders nor a command: a short list of the commands."""
+def not_understood(inbound: Inbound, entry: Any, why: str, fix: tuple[str, str] = ("", "")) -> Any:
+    """A message from a registered address that holds neither orders nor a command: a short list of the
+    commands; or, when it holds an order form where it is not read (inbox.NoOrders.fix), what to do first."""
     seat = registered_seat(inbound.desk.campaign, inbound.address, inbound.desk.pending)
     if seat is None:
         return entry  # no backscatter: an unregistered sender is never answered
     campaign = inbound.desk.campaign
-    lines = [f"{inbound.desk.title}: your message was neither orders nor a command, so nothing was done.", ""]
-    lines += [f"It holds no orders: {why}.", "", *answers.how_to_ask(campaign), *answers.command_list(campaign), "", f"More: {answers.GUIDE}."]
-    entry.acknowledged = _reply(inbound, seat, "your message was not understood", "\n".join(lines) + "\n")
+    todo, unread = fix
+    if todo:  # orders meant, put where they are not read (trial 2: typed into the quoted form): the fix leads
+        lines = [f"{inbound.desk.title}: {todo}.", "", f"{unread[0].upper()}{unread[1:]}: nothing was filed, and any orders filed before this message stand unchanged."]
+        lines += ["Send your orders again above the quoted text, or attach them as a .yaml file.", "", f"Send help for the commands; {answers.GUIDE}."]
+        what = "your orders were not read"
+    else:
+        lines = [f"{inbound.desk.title}: your message was neither orders nor a command, so nothing was done.", ""]
+        lines += [f"It holds no orders: {why}.", "", *answers.how_to_ask(campaign), *answers.command_list(campaign), "", f"More: {answers.GUIDE}."]
+        what = "your message was not understood"
+    entry.acknowledged = _reply(inbound, seat, what, "\n".join(lines) + "\n")
     return entry
 
 

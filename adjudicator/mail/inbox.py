@@ -110,6 +110,12 @@ class OrderDocument:
 class NoOrders(ValueError):
     """The message carries no order document; the message says what was looked for."""
 
+    def __init__(self, message: str, fix: tuple[str, str] = ("", "")) -> None:
+        super().__init__(message)
+        self.fix = fix
+        """When the form was there but where it is not read (inside the quoted text, below a forward
+        marker): what to do, in one sentence, and why it was not read; ("", "") otherwise."""
+
 
 class BadOrderFile(ValueError):
     """The order attachment cannot be turned into text (wrong or unknown charset); says what to do."""
@@ -421,7 +427,7 @@ def find_orders(message: EmailMessage) -> OrderDocument:
         return _orders_in_body(message)
     except NoOrders as exc:
         if unread:
-            raise NoOrders(f"{exc}; {'; '.join(unread)}") from None
+            raise NoOrders(f"{exc}; {'; '.join(unread)}", exc.fix) from None
         raise
 
 
@@ -590,7 +596,8 @@ def orders_in_text(text: str) -> OrderDocument:
             return _document(inner.lstrip("\n"), "a [code] block in the body", numbers, start)
     found = _yaml_block(fresh)
     if found is None:
-        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + _not_read(text))
+        why, fix = _not_read(text)
+        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + why, fix)
     start, block = found
     return _document(block, "the body", numbers, start)
 
@@ -608,20 +615,31 @@ def _document(text: str, where: str, numbers: list[int], start: int) -> OrderDoc
 _ANY_PLAYER_LINE = re.compile(r"^[ \t>]*player[ \t]*:", re.MULTILINE | re.IGNORECASE)
 
 
-def _not_read(text: str) -> str:
-    """When the text holds a `player:` line that was cut (below a marker, or quoted), words that say so."""
+def _not_read(text: str) -> tuple[str, tuple[str, str]]:
+    """When the text holds a `player:` line that was not read (in `>` lines, or below a marker that
+    ends what is read), words that say so for the record, and NoOrders.fix; ("", ("", "")) otherwise.
+    The lines are told apart as _unquoted reads them."""
     lines = text.split("\n")
-    marker = next((n for n, line in enumerate(lines) if _REPLY_CUT.match(line) or _outlook_block(lines, n)), len(lines))
+    end = _end_of_own_text(lines)
     advice = "put your orders above the quoted text, or attach them as a .yaml file"
-    if _ANY_PLAYER_LINE.search("\n".join(lines[marker + 1 :])):
-        shown = " ".join(lines[marker].split())[:60] or "-- "
-        return (
-            f" (a 'player:' line was found below the quote, forward or signature marker '{shown}'; "
-            f"nothing below such a marker is read, because it may be older mail: {advice})"
-        )
-    if _ANY_PLAYER_LINE.search("\n".join(lines[:marker])):
-        return f" (a 'player:' line was found only in quoted lines starting with '>', which are not read: {advice})"
-    return ""
+    if _ANY_PLAYER_LINE.search("\n".join(lines[:end])):  # the own text has no form: this one is in `>` lines
+        return (f" (a 'player:' line was found only in quoted lines starting with '>', which are not read: {advice})",
+                ("write your orders above the quoted text, not inside the '>' lines",
+                 "your order form is inside the quoted text (the lines starting with '>'), and quoted lines are not read, as they may be older mail"))
+    if _ANY_PLAYER_LINE.search("\n".join(lines[end + 1 :])):
+        shown = _whole_words(" ".join(lines[end].split()), 100) or "-- "
+        return (f" (a 'player:' line was found below the quote, forward or signature marker '{shown}'; "
+                f"nothing below such a marker is read, because it may be older mail: {advice})",
+                (f"write your orders above the line '{shown}', not below it",
+                 "your order form is below that line, and nothing below a quote, forward or signature line is read, as it may be older mail"))
+    return "", ("", "")
+
+
+def _whole_words(text: str, most: int) -> str:
+    """`text` cut to at most `most` characters at a space, marked `...`: a name or an address is shown whole or not at all."""
+    if len(text) <= most:
+        return text
+    return text[: text.rfind(" ", 0, most - 3) + 1 or most - 3].rstrip() + " ..."
 
 
 def _fenced_blocks(text: str) -> Iterator[tuple[int, str]]:
@@ -701,19 +719,25 @@ def _unquoted(text: str) -> tuple[str, list[int]]:
     new text line by line, so everything below its marker is cut."""
     kept, numbers = [], []
     lines = text.split("\n")
-    for index, line in enumerate(lines):
-        if _REPLY_WROTE.match(line):
-            following = next((later for later in lines[index + 1 :] if later.strip()), "")
-            if following.lstrip().startswith(">"):
-                continue  # the quote is marked line by line: the lines without `>` stay the player's
-            break
-        if _REPLY_CUT.match(line) or _outlook_block(lines, index):
-            break
-        if line.lstrip().startswith(">"):
-            continue
+    for index, line in enumerate(lines[: _end_of_own_text(lines)]):
+        if line.lstrip().startswith(">") or _REPLY_WROTE.match(line):
+            continue  # a quote marked line by line (and its attribution): the lines without `>` stay the player's
         kept.append(line)
         numbers.append(index + 1)
     return "\n".join(kept), numbers or [1]
+
+
+def _end_of_own_text(lines: list[str]) -> int:
+    """The line at which the player's own text ends: a signature, forward or Outlook marker, or an
+    attribution ("On ... wrote:") whose quote is not marked with `>`; len(lines) when none."""
+    for index, line in enumerate(lines):
+        if _REPLY_WROTE.match(line):
+            following = next((later for later in lines[index + 1 :] if later.strip()), "")
+            if not following.lstrip().startswith(">"):
+                return index
+        elif _REPLY_CUT.match(line) or _outlook_block(lines, index):
+            return index
+    return len(lines)
 
 
 def _yaml_block(text: str) -> tuple[int, str] | None:

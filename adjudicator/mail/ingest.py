@@ -370,6 +370,17 @@ def _late(ctx: _Context, document: Any) -> str | None:
     return f"late: turn {named} was adjudicated{when}; the pending turn is {ctx.pending}"
 
 
+def _late_fix(ctx: _Context, seat: str | None) -> list[str]:
+    """What a player whose file still says an adjudicated turn does: most often it is this turn's orders
+    on the last turn's form, so say how to send them for the pending turn, and when the turn still waits for them."""
+    pending = ctx.pending
+    lines = [f"If these are your orders for turn {pending}, send them again with the line  turn: {pending}",
+             f"(the order form at the end of your latest report is the one for turn {pending})."]
+    if seat is not None and seat in ctx.verdict.waiting:
+        lines.append(f"No orders for turn {pending} are filed for your seat yet.")
+    return lines
+
+
 def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Decision:
     """Decide one new message and build the files it leaves; nothing is written here."""
     campaign = ctx.campaign
@@ -391,7 +402,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     decision = _Decision(entry)
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
-    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False) -> _Decision:
+    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False, fix: list[str] | None = None) -> _Decision:
         if asked is not None:
             reason += f" (the Subject's '{asked.word}' was not answered, as it came with orders: send '{asked.word}' alone to ask)"
         entry.reason, entry.player, entry.found = reason, player, document
@@ -399,7 +410,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         decision.files[entry.stored] = incoming.raw
         decision.files[f"mail/rejected/{label}.txt"] = f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")
         if reply and message is not None and campaign.gm_email:
-            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address))
+            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address, fix))
         return decision
 
     seat_by_address = None
@@ -437,7 +448,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
         if sentences is None:
             refused = reject(f"no orders: {exc}", seat_by_address)
-            commands.not_understood(inbound, refused.entry, str(exc))
+            commands.not_understood(inbound, refused.entry, str(exc), exc.fix)
             return refused
         found = sentences
     except inbox.BadOrderFile as exc:
@@ -455,11 +466,13 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     document = as_meant(document, ctx.turn.position)
     late = _late(ctx, document)
     if late:
-        return reject(late, seat_by_address, found.where, reply=True)
+        return reject(late, seat_by_address, found.where, reply=True, fix=_late_fix(ctx, seat_by_address))
     named = document.get("player") if isinstance(document, dict) else None
     if not isinstance(named, str) or campaign.player(named) is None:
         what = f"names the player '{_echo(str(named))[:40]}', who is not in this campaign" if named is not None else "names no player (player: your id)"
-        return reject(f"matches no player: the order file {what}", seat_by_address, found.where, reply=True)
+        fix = None if seat_by_address is None else [  # the From line names a seat: say which, so the player can write it
+            f"You hold the seat {seat_by_address}: write  player: {seat_by_address}  in your order file and send it again."]
+        return reject(f"matches no player: the order file {what}", seat_by_address, found.where, reply=True, fix=fix)
     sub = ctx.turn.check_document(document, player=None, source=found.where)
     registered = _registered(campaign, named, ctx.pending)
     if sub.nmr:
@@ -642,8 +655,9 @@ def _acknowledgement(
     return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
 
 
-def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, bytes], list[str]]:
-    """A refusal, for a sender at a registered address only (`seat`), once per reason and turn."""
+def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | None = None) -> tuple[dict[str, bytes], list[str]]:
+    """A refusal, for a sender at a registered address only (`seat`), once per reason and turn; `fix`:
+    the lines that say what to do, when the reason calls for more than sending the file again."""
     if seat is None:
         entry.notes.append("no reply: the sender's address is not registered for any seat")
         return {}, []
@@ -659,7 +673,9 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None) -> tuple[dict[str, b
     if "password:" in entry.reason:  # the From line proves nothing: this may be a forgery of the seat's own address
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
-    if not ctx.over:
+    if fix and not ctx.over:
+        lines += fix
+    elif not ctx.over:
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")
         lines.append("(attached as a .yaml or .txt file, or pasted into the body, starting with the line 'player: ...').")
     lines += _deadline_line(ctx)

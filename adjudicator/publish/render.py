@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import games
 from ..common import yamlsafe
+from ..common.words import noun
 from ..common.resources import resource_path
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -133,7 +134,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        env.filters["plural"] = lambda n, word, many=None: word if n == 1 else (many or word + "s")
+        env.filters["plural"] = noun
         env.filters["names"] = lambda ids, names: ", ".join(names[i] for i in ids)
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...common.words import plural
 from ..svg import Drawing, legend
 
 _COLOURS = ("red", "blue", "green", "yellow")
@@ -69,7 +70,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
             d.text(x + 22 + j * 28, 78, intel, "ink label", "middle")
         if secured:
             d.text(x + 75, 112, "security", "mark small", "middle")
-    d.text(10, 142, f"pool ({len(pool)} dice)", "muted small", room=66)
+    d.text(10, 142, f"pool ({plural(len(pool), 'die', 'dice')})", "muted small", room=66)
     for i, die in enumerate(pool):
         _die(d, 80 + i % POOL_ROW * STEP, 126 + 32 * (i // POOL_ROW), die, "a die in the pool")
     if view.get("security_die"):

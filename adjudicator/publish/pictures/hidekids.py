@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...common.words import plural
 from ..svg import Drawing, legend, text_width
 
 
@@ -21,7 +22,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         max(640, 20 + 90 * len(furniture)),
         height,
         f"Hide the Kids! after turn {last['turn']}" + (f", as {names[me]} ({view.get('role')}) sees it" if me else ""),
-        f"The wolf {names[wolf]} holds {view['kid_tokens']} kid tokens. "
+        f"The wolf {names[wolf]} holds {plural(view['kid_tokens'], 'kid token')}. "
         + (f"Lifted this turn: {', '.join(f'{f} (found {len(k)})' for f, k in lifted.items())}. " if lifted else "")
         + "Pebbles: " + ", ".join(f"{names[k]} {view['pebbles'][k]}" for k in kids),
         key,
@@ -37,7 +38,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
             d.text(x + 41, 100 + j * 12, f"found {names[kid]}", "mark small", "middle", 86)
         for j, kid in enumerate(escaped.get(piece, [])[:3]):
             d.text(x + 41, 66 + j * 10, names[kid], "good small", "middle", 76)
-    wolf_line = f"the wolf: {names[wolf]}" + (" (you)" if wolf == me else "") + f", {view['kid_tokens']} kid tokens"
+    wolf_line = f"the wolf: {names[wolf]}" + (" (you)" if wolf == me else "") + f", {plural(view['kid_tokens'], 'kid token')}"
     d.text(10, 140, wolf_line, "ink label", room=400)
     start = 10 + min(400, text_width(wolf_line, 12)) + 14
     for t in range(view["kid_tokens"]):

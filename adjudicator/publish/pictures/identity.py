@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...common.words import plural
 from ..svg import Drawing, card, legend
 
 _CARD = re.compile(r"([a-z]+)([+-]\d+)\Z")
@@ -35,7 +36,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         max(width, 130 + 38 * max((len(h) for h in hands.values()), default=0), 520),
         height,
         f"Identity, deal {view.get('deal')} of {view.get('deals')}" + (f", as {names[me]} sees it" if me else ""),
-        f"{len(tricks)} tricks played this deal; "
+        f"{plural(len(tricks), 'trick')} played this deal; "
         + "; ".join(f"{names[p]}: bid {view.get('bid_values', {}).get(p, 'not shown')}, {view['plus'][p]} plus and {view['minus'][p]} minus, score {view['score'][p]}" for p in players),
         key,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...common.words import plural
 from ..svg import Drawing, card, legend
 
 _CARD = re.compile(r"([a-z]+)(\d+)\Z")
@@ -33,7 +34,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         height,
         f"Jekyll vs Hyde, round {view['round']}" + (f", as {names[me]} sees it" if me else ""),
         f"The marker stands at {marker} of {track} towards Hyde. Suit ranking: {', '.join(view['ranking']) or 'not set yet'}. "
-        + ", ".join(f"{names[p]} ({roles[p]}) has won {view['tricks_won'][p]} tricks this round" for p in players),
+        + ", ".join(f"{names[p]} ({roles[p]}) has won {plural(view['tricks_won'][p], 'trick')} this round" for p in players),
         key,
     )
     d.text(10, 18, "the track: Jekyll's end at 0, Hyde's at the far end", "muted small", room=640)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...common.words import plural
 from ..svg import Drawing, legend
 
 ROW = 66
@@ -27,15 +28,15 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         680,
         height,
         f"Sid's Secrets after turn {view['turn']} of {view['turns']}{seen_by}",
-        f"{len(view['stolen'])} secrets stolen and {len(view['captured'])} SIDs captured so far; "
-        + "; ".join(f"{names[p]}: {view['score'][p]} points, {len(view['secrets'][p])} secrets and {len(view['sids'][p])} SIDs left" for p in players),
+        f"{plural(len(view['stolen']), 'secret')} stolen and {plural(len(view['captured']), 'SID')} captured so far; "
+        + "; ".join(f"{names[p]}: {plural(view['score'][p], 'point')}, {plural(len(view['secrets'][p]), 'secret')} and {plural(len(view['sids'][p]), 'SID')} left" for p in players),
         key,
     )
     d.text(10, 18, "each player's secrets 1-10 (secret n is worth 2n-1 points) and SIDs 1-7", "muted small", room=660)
     for row, player in enumerate(players):
         y = 30 + row * ROW
         d.text(10, y + 16, names[player], "ink big", room=106)
-        d.text(10, y + 34, f"{view['score'][player]} points", "muted label", room=106)
+        d.text(10, y + 34, plural(view['score'][player], "point"), "muted label", room=106)
         if player == me:
             d.text(10, y + 50, "(you)", "good small", room=106)
         for secret in range(1, 11):
