@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .console import console, literal
 
@@ -33,7 +32,8 @@ def moment(text: str) -> object:
 def run(args: argparse.Namespace) -> int:
     from ..common import clock
     from ..judge.run import tick
-    from ..judge.shared import route_shared
+    from ..judge.quiet import Records
+    from ..judge.shared import remember_quiet, route_shared
     from .mail import smtp_server
 
     now = args.now or clock.now()
@@ -41,18 +41,20 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     failed = 0
     # Sources several of the campaigns share are read once, each message routed to one campaign (design 15).
-    roots = [Path(folder) for folder in args.dirs]  # made once: over a thousand campaigns pathlib's cost shows
-    sharing = route_shared(roots, now)  # also for one campaign: others may share its source (judge/shared.py)
+    roots = list(args.dirs)  # the folders as named, plain strings: a quiet campaign never pays for pathlib
+    records = Records()  # each campaign's quiet record read once, a shared inbox's members' from one file
+    sharing = route_shared(roots, now, records)  # also for one campaign: others may share its source (judge/shared.py)
     for line in sharing.lines:
         if "not routed" in line:
             out.print(f"[red]{literal(line)}[/]")
         else:
             print(line, flush=True)
     for root in roots:
-        result = tick(root, now, smtp, sharing.routed.get(root, frozenset()))
+        result = tick(root, now, smtp, sharing.routed.get(root, frozenset()), records)
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
             print(result.line, flush=True)
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
+    remember_quiet(sharing, records)
     return 1 if failed or sharing.failed else 0
