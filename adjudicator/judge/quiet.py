@@ -123,6 +123,10 @@ class Records:
         """Group entries by the member's folder: [stamp of its own quiet.json, its record]."""
         self._groups: dict[str, set[str]] = {}
         """The group files read, by their home folder, with the members each held."""
+        self._parents: dict[str, str] = {}
+        """The parent folder of each member a group file named (normalised, as its home is)."""
+        self._homes: dict[str, dict[str, str]] = {}
+        """What `inbox` found: each campaign's shared sources with their homes."""
         self._asked: set[str] = set()
         self._kept: dict[str, list[Any]] = {}
         """Group entries that `is_quiet` found standing: the group file keeps them without reading the own file."""
@@ -148,7 +152,9 @@ class Records:
             found, shares = record["inbox"], record.get("shares", {})  # a cache from before sharing.json: none recorded
             if not all(isinstance(folder, str) for folder in shares.values()):
                 return None
-            homes = {key: os.path.normpath(os.path.join(name, folder)) for key, folder in shares.items()}
+            parent = self._parents.get(name)
+            homes = self._homes[name] = {key: os.path.normpath(os.path.join(name, folder)) if parent is None else joined(name, parent, folder)
+                                         for key, folder in shares.items()}
             for home in homes.values():  # the home of each shared source keeps its members' records
                 self._group(home)
             return [os.path.realpath(os.path.join(name, key[2:])) if key.startswith("./") else str(key) for key in found], homes
@@ -164,11 +170,16 @@ class Records:
             common, members = found["common"], found["members"]
             parent = os.path.dirname(home)
             for relative, (stamp, record) in members.items():
-                name = _member(home, parent, relative)
+                name = joined(home, parent, relative)
+                self._parents[name] = parent if name.startswith(parent + "/") and "/" not in name[len(parent) + 1:] else os.path.dirname(name)
                 self._groups[home].add(name)
                 self._entries[name] = [stamp, {**common, **record}]  # also the home's, read already: kept if it stands
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return  # none yet, or damaged: each member reads its own, and the run writes it anew
+
+    def home(self, root: Path | str, key: str) -> str | None:
+        """The home of a shared source as `inbox` found it for this campaign (None: not asked, or not shared)."""
+        return self._homes.get(os.fspath(root), {}).get(key)
 
     def record(self, root: Path | str) -> Any:
         """The campaign's record for its `is_quiet`: its group entry while it stands, else its own file."""
@@ -206,9 +217,10 @@ class Records:
             for name, (stamp, record) in entries.items()}}))
 
 
-def _member(home: str, parent: str, relative: str) -> str:
-    """A member's folder, named as the run names its home (normalised): a sibling, the usual layout of a
-    folder of campaigns, without os.path's cost, which a thousand members a tick would pay."""
+def joined(home: str, parent: str, relative: str) -> str:
+    """os.path.normpath(os.path.join(home, relative)) for a normalised `home` whose parent folder is `parent`:
+    a sibling, the usual layout of a folder of campaigns, without os.path's cost, which a thousand members
+    of a shared inbox would pay at every tick."""
     sibling = relative[3:]
     if parent not in ("", "/") and relative.startswith("../") and "/" not in sibling and sibling not in ("", ".", ".."):
         return f"{parent}/{sibling}"

@@ -129,8 +129,9 @@ def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
                 pointed.setdefault(key, set()).add(homes[key])
     for key, folders in sorted(pointed.items()):  # campaigns recorded sharing the source that this run does not name
         for folder in sorted({os.path.abspath(home) for home in folders}):
+            parent = os.path.dirname(folder)
             for name in recorded(Path(folder)).get(key, []):
-                member = os.path.normpath(os.path.join(folder, name))
+                member = quiet.joined(folder, parent, name)
                 if member not in named[key] and os.path.isdir(member):
                     readers[key].append(member)
                     named[key].add(member)
@@ -164,9 +165,11 @@ def remember_quiet(sharing: Sharing, records: quiet.Records) -> None:
     the next run reads once instead of a file per member (judge/quiet.py)."""
     homes: dict[str, list[str]] = {}
     for key, members in sharing.groups.items():
-        home = pointers(Path(members[0])).get(key)
-        if home is not None:
-            folder = os.path.normpath(os.path.join(members[0], home))
+        folder = records.home(members[0], key)
+        if folder is None:  # its quiet record is not read yet (or was damaged): its sharing.json says
+            pointer = pointers(Path(members[0])).get(key)
+            folder = None if pointer is None else os.path.normpath(os.path.join(members[0], pointer))
+        if folder is not None:
             homes.setdefault(folder, []).extend(members)
     for home, members in sorted(homes.items()):
         try:
