@@ -5,6 +5,10 @@
                                  the next moment something falls due (a deadline plus grace, a
                                  reminder time)
 
+    HOME/.judge/quiet-group.json at the home of a shared inbox (judge/shared.py's pointers), written
+                                 at the end of a run: a copy of each member's quiet.json with that
+                                 file's stamp, the fields all members share once ("common")
+
 The next tick compares those with a `stat` each and, when nothing moved and that moment has not
 come, has nothing to do without opening the campaign. Anything a person or another command
 does shows in what is compared: mail in a source (its size and time), campaign.yaml edited
@@ -12,7 +16,12 @@ does shows in what is compared: mail in a source (its size and time), campaign.y
 turn adjudicated by hand (the campaign folder's entries), mail built by hand (the outbox's
 folders). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
 
-It is a cache, dot-named like the lock: deleting it changes nothing but the next tick's speed.
+A thousand campaigns sharing one inbox are ticked from one read of the group's file (class Records);
+each copy stands only while its member's own file has the stamp copied, so the member's file stays the
+one authority (a campaign ticked alone, `forget` by other commands) and a run killed between writing a
+member's record and the group's file leaves a copy that does not stand.
+
+Both are caches, dot-named like the lock: deleting them changes nothing but the next tick's speed.
 """
 
 from __future__ import annotations
