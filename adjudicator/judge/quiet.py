@@ -137,6 +137,7 @@ class Records:
         self._homes: dict[str, dict[str, str]] = {}
         """What `inbox` found: each campaign's shared sources with their homes."""
         self._asked: set[str] = set()
+        """The campaigns `is_quiet` asked about: an entry of any other is kept in the group file as it was read."""
         self._kept: dict[str, list[Any]] = {}
         """Group entries that `is_quiet` found standing: the group file keeps them without reading the own file."""
         self._moments: dict[str, dt.datetime] = {}
@@ -180,7 +181,7 @@ class Records:
             parent = os.path.dirname(home)
             for relative, (stamp, record) in members.items():
                 name = joined(home, parent, relative)
-                self._parents[name] = parent if name.startswith(parent + "/") and "/" not in name[len(parent) + 1:] else os.path.dirname(name)
+                self._parents[name] = os.path.dirname(name)
                 self._groups[home].add(name)
                 self._entries[name] = [stamp, {**common, **record}]  # also the home's, read already: kept if it stands
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
