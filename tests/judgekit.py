@@ -6,7 +6,7 @@ import hashlib
 import os
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -75,6 +75,24 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def outbox(root: Path) -> list[str]:
     box = root / "mail" / "outbox"
     return sorted(str(p.relative_to(box)) for p in box.rglob("*.eml")) if box.is_dir() else []
+
+
+def ends_as_uninterrupted(run: Callable[[int, Path], Any], fresh: Callable[[str], Path], state: Callable[[Path], dict[str, bytes]]) -> dict[str, bytes]:
+    """Kill a tick (`run(point, folder)`, through tests/crashpoint.py) at each of its kill points on a `fresh`
+    copy, run it again, and check that the copy's `state` is the uninterrupted tick's, which is returned."""
+    clean = fresh("clean")
+    counted = run(0, clean)
+    assert counted.returncode == 0, counted.stderr
+    changes = int(counted.stderr.strip().splitlines()[-1])
+    expected = state(clean)
+    for point in kill_points(changes):
+        folder = fresh(f"kill-{point}")
+        killed = run(point, folder)
+        assert killed.returncode == -9, f"kill point {point} of {changes} was not reached: {killed.stderr}"
+        again = run(-1, folder)
+        assert again.returncode == 0, f"kill point {point}: {again.stdout} {again.stderr}"
+        assert state(folder) == expected, f"kill point {point}: the campaigns differ from an uninterrupted tick"
+    return expected
 
 
 def kill_points(changes: int) -> list[int]:

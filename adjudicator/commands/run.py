@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import os
 
 from .adjudicate import processes
 from .console import console, literal
@@ -36,7 +36,8 @@ def moment(text: str) -> object:
 def run(args: argparse.Namespace) -> int:
     from ..common import clock, parallel
     from ..judge.run import tick
-    from ..judge.shared import route_shared
+    from ..judge.quiet import Records
+    from ..judge.shared import remember_quiet, route_shared
     from .mail import smtp_server
 
     now = args.now or clock.now()
@@ -44,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     failed = 0
     # Sources several of the campaigns share are read once, each message routed to one campaign (design 15).
-    roots = [Path(folder) for folder in args.dirs]  # made once: over a thousand campaigns pathlib's cost shows
-    sharing = route_shared(roots, now)  # also for one campaign: others may share its source (judge/shared.py)
+    roots = list(args.dirs)  # the folders as named, plain strings: a quiet campaign never pays for pathlib
+    records = Records()  # each campaign's quiet record read once, a shared inbox's members' from one file
+    sharing = route_shared(roots, now, records)  # also for one campaign: others may share its source (judge/shared.py)
     for line in sharing.lines:
         if "not routed" in line:
             out.print(f"[red]{literal(line)}[/]")
@@ -54,12 +56,14 @@ def run(args: argparse.Namespace) -> int:
     # Each campaign's tick is its own (its folder, its lock, its sources, its outbox), so ticks run side by
     # side in forked processes, the lines printed in the order named; a folder named twice ticks one after
     # the other, as its second tick must see the first's work. Worth it for the mail: drawing the boards.
-    jobs = args.jobs if args.jobs > 1 and len({root.resolve() for root in roots}) == len(roots) else 1
-    ticks = parallel.ordered_map(lambda root: tick(root, now, smtp, sharing.routed.get(root, frozenset())), roots, jobs)
+    # (A forked tick's quiet record reaches the group file at the next run: its stamp no longer matches.)
+    jobs = args.jobs if args.jobs > 1 and len({os.path.realpath(root) for root in roots}) == len(roots) else 1
+    ticks = parallel.ordered_map(lambda root: tick(root, now, smtp, sharing.routed.get(root, frozenset()), records), roots, jobs)
     for result in ticks:
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
             print(result.line, flush=True)
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
+    remember_quiet(sharing, records)
     return 1 if failed or sharing.failed else 0

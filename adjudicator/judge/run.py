@@ -51,7 +51,8 @@ JUDGE_LOCK = ".judge.lock"
 class Tick:
     """What one tick did to one campaign, for its one line."""
 
-    root: Path
+    root: Path | str
+    """The campaign folder as `pbem run` was given it."""
     done: list[str] = field(default_factory=list)
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
@@ -68,6 +69,8 @@ class Tick:
     @property
     def line(self) -> str:
         """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
+        if not (self.done or self.built or self.sent or self.refused):
+            return f"{self.root}: nothing to do"  # most lines of a host's tick: spared the work below
         said = [*self.done, *(f"{_plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
         if self.refused:
             text = f"{self.root}: " + (", ".join(said) + "; then " if said else "") + f"refused: {self.refused}"
@@ -300,13 +303,15 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
     return None
 
 
-def tick(root: Path, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset()) -> Tick:
+def tick(root: Path | str, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset(),
+         records: quiet.Records | None = None) -> Tick:
     """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
-    `routed`: the campaign's sources that this run shares with other campaigns and routes (judge/shared.py)."""
-    root = root if isinstance(root, Path) else Path(root)
+    `routed`: the campaign's sources that this run shares with other campaigns and routes (judge/shared.py);
+    `records`: the run's quiet records (judge/quiet.py), each read once."""
     result = Tick(root)
-    if quiet.is_quiet(root, now, smtp is not None, routed):
+    if quiet.is_quiet(root, now, smtp is not None, routed, records):
         return result
+    root = Path(root)  # made only for a campaign that is looked at: pathlib costs a quiet one more than its stats
     try:
         Campaign.open(root)
     except (CampaignError, OSError) as exc:

@@ -42,11 +42,13 @@ from .settings import JudgeSettings, read_settings
 class Sharing:
     """What routing the shared sources of one run did."""
 
-    routed: dict[Path, frozenset[str]] = field(default_factory=dict)
-    """For each campaign, its sources that are shared in this run: its tick does not read them itself."""
+    routed: dict[str, frozenset[str]] = field(default_factory=dict)
+    """For each campaign (its folder as named), its sources that are shared in this run: its tick does not read them itself."""
     lines: list[str] = field(default_factory=list)
     """One line per shared source that had something new, or could not be routed."""
     failed: bool = False
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    """Each source campaigns share, with those campaigns (this run's and those recorded sharing it)."""
 
 
 def read_by_tick(root: Path, settings: JudgeSettings, routed: frozenset[str]) -> list[Path]:
@@ -101,44 +103,46 @@ def pointers(root: Path) -> dict[str, str]:
             for key, names in recorded(root).items() if names}
 
 
-def _known(root: Path) -> tuple[list[str], dict[str, str]]:
-    """The campaign's sources (keys) and, for those shared, the folder (relative to it) whose sharing.json
+def _known(root: str, records: quiet.Records) -> tuple[list[str], dict[str, str]]:
+    """The campaign's sources (keys) and, for those shared, the folder (named from `root`) whose sharing.json
     names who shares them; from its quiet cache, else its files."""
-    cached = quiet.inbox(root)
+    cached = records.inbox(root)
     if cached is None:
-        return [route.source_key(s) for s in _sources(root) or []], pointers(root)
+        return ([route.source_key(s) for s in _sources(Path(root)) or []],
+                {key: os.path.normpath(os.path.join(root, home)) for key, home in pointers(Path(root)).items()})
     return cached
 
 
-def groups(roots: list[Path]) -> dict[str, list[Path]]:
+def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
     """Each source that more than one campaign shares, with those campaigns: those of the run that name it,
     and those recorded sharing it with them (named in this run or not)."""
-    readers: dict[str, list[Path]] = {}
+    readers: dict[str, list[str]] = {}
     named: dict[str, set[str]] = {}
-    records: dict[str, set[str]] = {}
+    pointed: dict[str, set[str]] = {}
     for root in roots:
-        keys, shares = _known(root)
+        keys, homes = _known(root, records)
         base = os.path.abspath(root)
         for key in keys:
             readers.setdefault(key, []).append(root)
             named.setdefault(key, set()).add(base)
-            if key in shares:  # the same folder for every member: read once below
-                records.setdefault(key, set()).add(os.path.normpath(os.path.join(base, shares[key])))
-    for key, folders in sorted(records.items()):  # campaigns recorded sharing the source that this run does not name
-        for folder in sorted(folders):
+            if key in homes:  # the same folder for every member: read once below
+                pointed.setdefault(key, set()).add(homes[key])
+    for key, folders in sorted(pointed.items()):  # campaigns recorded sharing the source that this run does not name
+        for folder in sorted({os.path.abspath(home) for home in folders}):
+            parent = os.path.dirname(folder)
             for name in recorded(Path(folder)).get(key, []):
-                member = os.path.normpath(os.path.join(folder, name))
+                member = quiet.joined(folder, parent, name)
                 if member not in named[key] and os.path.isdir(member):
-                    readers[key].append(Path(member))
+                    readers[key].append(member)
                     named[key].add(member)
     return {key: sorted(dict.fromkeys(members)) for key, members in sorted(readers.items()) if len(members) > 1}
 
 
-def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
+def route_shared(roots: list[str], now: dt.datetime, records: quiet.Records) -> Sharing:
     """Route every source the campaigns share; a source that did not change since it was last routed is not read."""
-    result = Sharing()
+    result = Sharing(groups=groups(roots, records))
     named = set(roots)
-    for key, members in groups(roots).items():
+    for key, members in result.groups.items():
         try:
             line, sharing = _route_one(key, members, now)
         except (fetch.FetchError, CampaignError, OSError, ValueError, atomic.Busy) as exc:
@@ -156,9 +160,27 @@ def route_shared(roots: list[Path], now: dt.datetime) -> Sharing:
     return result
 
 
-def _route_one(key: str, members: list[Path], now: dt.datetime) -> tuple[str | None, list[Path]]:
+def remember_quiet(sharing: Sharing, records: quiet.Records) -> None:
+    """After the run's ticks: each shared source's home keeps its members' quiet records in one file, which
+    the next run reads once instead of a file per member (judge/quiet.py)."""
+    homes: dict[str, list[str]] = {}
+    for key, members in sharing.groups.items():
+        folder = records.home(members[0], key)
+        if folder is None:  # its quiet record is not read yet (or was damaged): its sharing.json says
+            pointer = pointers(Path(members[0])).get(key)
+            folder = None if pointer is None else os.path.normpath(os.path.join(members[0], pointer))
+        if folder is not None:
+            homes.setdefault(folder, []).extend(members)
+    for home, members in sorted(homes.items()):
+        try:
+            records.remember_group(home, list(dict.fromkeys(members)))
+        except OSError:
+            pass  # a cache: without it the next run reads each member's own record
+
+
+def _route_one(key: str, members: list[str], now: dt.datetime) -> tuple[str | None, list[str]]:
     """Route one shared source: the line for the run (None: nothing to say), and the campaigns sharing it."""
-    home = members[0]
+    home = Path(members[0])
     if "://" not in key and route.unchanged(home, key, fetch.signature(key)):
         return None, members  # a local source named by its real path, unchanged since it was routed: nothing is opened
     source = next((s for s in _sources(home) or [] if route.source_key(s) == key), None)
@@ -171,28 +193,29 @@ def _route_one(key: str, members: list[Path], now: dt.datetime) -> tuple[str | N
     return _route_checked(key, members, now, (source, path, fetched, signature))
 
 
-def _route_checked(key: str, members: list[Path], now: dt.datetime, found: tuple | None = None) -> tuple[str | None, list[Path]]:
+def _route_checked(key: str, members: list[str], now: dt.datetime, found: tuple | None = None) -> tuple[str | None, list[str]]:
     """Route the source once every campaign said to share it is read and found to name it."""
     sharing = []
     for root in members:
-        sources = _sources(root)
+        sources = _sources(Path(root))
         if sources is None:
             return f"{key}: not routed: {root} cannot be read (its own line says why); the mail waits in the source", members
         if any(route.source_key(s) == key for s in sources):
             sharing.append(root)
-    if len(sharing) < 2 and not any(key in recorded(root) for root in sharing):
+    if len(sharing) < 2 and not any(key in recorded(Path(root)) for root in sharing):
         return None, []  # not shared after all: each campaign's tick reads what it names
     # Shared, or shared once: the one left keeps routing it, or it would take what went to the others.
     if found is None or sharing[0] != members[0]:
-        source = next(s for s in _sources(sharing[0]) or [] if route.source_key(s) == key)
-        path, fetched = _local(key, source, sharing[0], now)
+        source = next(s for s in _sources(Path(sharing[0])) or [] if route.source_key(s) == key)
+        path, fetched = _local(key, source, Path(sharing[0]), now)
         found = (source, path, fetched, fetch.signature(path))
     source, path, fetched, signature = found
-    _record(sharing, members, key)  # before routing: a kill after it leaves the record a later lone tick needs
-    routed = route.route(sharing, [path], now, name=str(source), former=[root for root in members if root not in sharing])
-    route.remember(sharing[0], key, signature)
+    _record([Path(root) for root in sharing], [Path(root) for root in members], key)  # before routing: a kill after it leaves the record a later lone tick needs
+    routed = route.route([Path(root) for root in sharing], [path], now, name=str(source),
+                         former=[Path(root) for root in members if root not in sharing])
+    route.remember(Path(sharing[0]), key, signature)
     if routed.listed or routed.answered or routed.held or routed.strangers or routed.others:
-        quiet.forget(sharing[0])  # its routed.jsonl grew: its tick tells the GM in the digest
+        quiet.forget(Path(sharing[0]))  # its routed.jsonl grew: its tick tells the GM in the digest
     if not (fetched or routed.anything):
         return None, sharing
     return f"{source}: {fetched}{routed.words}", sharing
