@@ -36,6 +36,7 @@ from ..campaign import pending, schedule, signup
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
+from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import ingest, load_index
 from ..campaign.standins import RECORD_FILE, parse_record
@@ -71,16 +72,12 @@ class Tick:
         """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
         if not (self.done or self.built or self.sent or self.refused):
             return f"{self.root}: nothing to do"  # most lines of a host's tick: spared the work below
-        said = [*self.done, *(f"{_plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
+        said = [*self.done, *(f"{plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
         if self.refused:
             text = f"{self.root}: " + (", ".join(said) + "; then " if said else "") + f"refused: {self.refused}"
         else:
             text = f"{self.root}: {', '.join(said) if said else 'nothing to do'}"
         return " ".join(text.split())
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 # -- judge.json ------------------------------------------------------------------------
@@ -153,7 +150,7 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, ro
         for source in imap:
             fetched += fetch.fetch_imap(root, source, password, now, settings.imap_ca_file, settings.imap_mark_seen)
     if fetched:
-        tick.done.append(f"{_plural(fetched, 'message')} fetched")
+        tick.done.append(f"{plural(fetched, 'message')} fetched")
 
 
 def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick, routed: frozenset[str]) -> list[Any]:
@@ -175,9 +172,9 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     players = len(result.entries) - own
     answered = sum(e.status == "answered" for e in result.entries)  # commands, press: neither filed nor refused
     if players:
-        tick.done.append(f"{_plural(players, 'new message')} ({filed} filed, {f'{answered} answered, ' if answered else ''}{rejected} rejected)")
+        tick.done.append(f"{plural(players, 'new message')} ({filed} filed, {f'{answered} answered, ' if answered else ''}{rejected} rejected)")
     if own:
-        tick.done.append(f"{_plural(own, 'message')} of the judge's own skipped")
+        tick.done.append(f"{plural(own, 'message')} of the judge's own skipped")
     return result.entries
 
 
@@ -285,7 +282,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     compose.write_outbox(root, built)  # first the mail, then the record that it was built
     readdressed = deliver.readdress(root, campaign, {e.seq: e.player for e in load_index(root) if e.player})
     if readdressed:
-        tick.done.append(f"{_plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
+        tick.done.append(f"{plural(len(readdressed), 'message')} rebuilt for a corrected address ({', '.join(readdressed)})")
     for key, value in marks:
         record[key] = value
     tick.done.extend(f"note: {note}" for note in notes)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..campaign import signup
 from ..campaign.folder import Campaign
+from ..common.words import plural
 from ..mail import compose
 from ..mail.signup import handle_sources
 from . import letters, shared
@@ -33,7 +34,7 @@ def running(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str
     handled = handle_sources(root, sources, now, only_commands=True) if sources else []
     said = [h.said for h in handled if h.said]
     if handled:
-        done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")
+        done.append(plural(len(handled), "sign-up message"))
     done.extend(said)
     return said
 
@@ -48,7 +49,7 @@ def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] =
     sources = _sources(root, routed)
     handled = handle_sources(root, sources, now) if sources else []
     if handled:
-        done.append(f"{len(handled)} sign-up message{'' if len(handled) == 1 else 's'}")
+        done.append(plural(len(handled), "sign-up message"))
     facts = [h.said for h in handled if h.said]
     done.extend(facts)
     campaign = Campaign.open(root)
