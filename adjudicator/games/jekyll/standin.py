@@ -25,6 +25,8 @@ from .cards import COLOURS, DECK, TRICKS, colour, is_potion, low_order, strength
 from .ranking import lead_wins, rank_colours
 from .tricks import legal_follows
 
+Lead = tuple[str, str | None, list[str]]
+"""A lead the opponent may make, the colour named if it is a potion, and the cards that may follow it."""
 SAMPLES = 24
 """Opponent hands tried for each possible lead."""
 LEAN = 10.0
@@ -59,7 +61,8 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     hand = list(view["hand"])
     want = _wants_trick(view, player)
     order: dict[str, Any] = {"trick": view["trick"]}
-    listed = _follow_list(view, hand, want)
+    leads = _unseen_leads(view, hand)
+    listed = _follow_list(view, hand, want, leads)
     if view["leader"] == player:
         card, name = _lead(view, player, hand, want, stream)
         # The lead first: if the seat follows after all (an earlier trick went otherwise), the
@@ -68,7 +71,7 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
         spent = card
     else:
         order["play"], name = listed, None
-        spent = _likely_follow(view, hand, listed)
+        spent = _likely_follow(listed, leads)
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
@@ -90,11 +93,9 @@ def _after(view: View, player: str, spent: str, won: bool) -> View:
     return imagined
 
 
-def _likely_follow(view: View, hand: list[str], listed: list[str]) -> str:
+def _likely_follow(listed: list[str], leads: list[Lead]) -> str:
     """The card of the follow list played against the most of the leads the seat has not seen."""
-    known, pool = _unseen(view, hand)
-    played = [next(c for c in listed if c in legal_follows(hand, lead, name))
-              for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
+    played = [next(c for c in listed if c in legal) for _, _, legal in leads]
     return max(listed, key=played.count) if played else listed[0]
 
 
@@ -140,10 +141,17 @@ def _hand_lean(view: View) -> float:
     return LEAN * (beaten - 0.5)
 
 
-def _follow_list(view: View, hand: list[str], want: bool) -> list[str]:
-    """Of a few ways to order the hand, the one that most often gets what the seat wants against any lead."""
+def _unseen_leads(view: View, hand: list[str]) -> list[Lead]:
+    """Each lead the opponent may make (a card the seat has not seen, a potion with each colour named),
+    with the cards of `hand` that may follow it."""
     known, pool = _unseen(view, hand)
-    leads = [(lead, name) for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
+    return [(lead, name, legal_follows(hand, lead, name))
+            for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
+
+
+def _follow_list(view: View, hand: list[str], want: bool, leads: list[Lead]) -> list[str]:
+    """Of a few ways to order the hand, the one that most often gets what the seat wants against the
+    leads the seat has not seen (`_unseen_leads`)."""
     rank = {c: i for i, c in enumerate(view["ranking"])}
     colours = sorted((c for c in hand if not is_potion(c)), key=low_order)
     potions = sorted((c for c in hand if is_potion(c)), key=low_order)
@@ -156,8 +164,7 @@ def _follow_list(view: View, hand: list[str], want: bool) -> list[str]:
     best: tuple[float, list[str]] | None = None
     for listed in candidates:
         won = 0.0
-        for lead, name in leads:
-            legal = legal_follows(hand, lead, name)
+        for lead, _, legal in leads:
             follow = next(c for c in listed if c in legal)
             won += not lead_wins(lead, follow, rank_colours(view["ranking"], [lead, follow]))
         score = won / len(leads) if want else 1 - won / len(leads)
