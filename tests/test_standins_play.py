@@ -108,9 +108,10 @@ def test_a_jekyll_stand_in_orders_to_the_rounds_end_so_two_stand_ins_play_a_roun
     assert greed_steps < len(turns) / 2
 
 
-def _hyde_one_trick_in(hand: list[str], won_first: bool) -> dict[str, Any]:
+def _hyde_one_trick_in(hand: list[str], won_first: bool, seat: str = "hy") -> dict[str, Any]:
     """Mr. Hyde's view at trick 2 of round 1, holding `hand`, one trick apart: trick 1 was Jekyll's purple3
-    over Hyde's purple2, or Hyde's purple3 over Jekyll's purple2 (`won_first`)."""
+    over Hyde's purple2, or Hyde's purple3 over Jekyll's purple2 (`won_first`); Jekyll holds 9 of the
+    cards left. The view is `seat`'s."""
     from adjudicator.games.jekyll.cards import DECK, sort_hand
 
     game = GAMES["jekyll"]
@@ -125,7 +126,7 @@ def _hyde_one_trick_in(hand: list[str], won_first: bool) -> dict[str, Any]:
     state["played"] = [{"trick": 1, "leader": "jo", "follower": "hy", "lead": jekyll_card, "follow": hyde_card,
                         "named": None, "winner": winner, "effect": None, "taken": None, "ranked": ["purple"],
                         "ranking": ["purple"], "forced": False}]
-    return game.view(state, "hy")
+    return game.view(state, seat)
 
 
 def test_mr_hyde_stand_in_keeps_to_the_direction_his_hand_favours_one_trick_either_way() -> None:
@@ -193,3 +194,19 @@ def test_the_wolf_stand_in_leans_toward_where_the_pay_is_from_its_first_turn_and
     tub = sum("tub" in pair for pair in lifts) / len(lifts)
     assert tub > BALANCED_LIFTS["tub"] + 0.07
     assert sum(set(pair) != {"tub", "clock"} for pair in lifts) > 0.3 * len(lifts)
+
+
+def test_the_tricks_a_jekyll_stand_in_orders_ahead_follow_the_likelier_outcome_of_the_ones_before() -> None:
+    """Dr. Jekyll one trick behind with a weak hand wants trick 2 but will likely not get it: he
+    orders trick 3 from the round where he is two behind and still wants it (strongest first),
+    not from the one where his wish came true and he would give trick 3 away (weakest first).
+    Imagining every wish come true cost him 3.2 points in 100 among random players (docs/standins.md)."""
+    from adjudicator.games.jekyll.cards import strength
+
+    game = GAMES["jekyll"]
+    strong = ["purple7", "red7", "green7", "potion5", "potion4", "red6", "green6", "purple6", "red5"]
+    view = _hyde_one_trick_in(strong, won_first=True, seat="jo")
+    assert view["tricks_won"] == {"jo": 0, "hy": 1} and view["leader"] == "hy"
+    third = game.standin_orders(view, "jo", Rng("likelier", 1).stream("standin/jo"))[1]
+    assert third["trick"] == 3
+    assert strength(third["play"][0]) == max(map(strength, view["hand"])), third["play"]

@@ -11,7 +11,7 @@ leads the one most likely to get what it wants. Following, it picks the ordering
 hand that most often gets what it wants against the leads it has not seen. It expects the
 opponent to follow for their own side's goal (RATIONAL), not at random. It orders every
 trick to the round's end (JEKYLL-20), each judged the same way on the round as it imagines
-it after the earlier ones. In the exchanges it keeps its potions and gives its lowest
+it after the earlier ones (each going the likelier way). In the exchanges it keeps its potions and gives its lowest
 colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
 """
 
@@ -44,8 +44,8 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
         return [{"give": card} for card in _gifts(hand, view["greed"]["count"], potion_rule=False)]
     # Ahead (JEKYLL-20) to the round's end, so the seat never holds the campaign to one trick a
     # turn (design 19). Each later trick's order is judged like the pending one's, on the round as
-    # the seat imagines it after the earlier ones: each trick going the way the seat wants it, its
-    # card gone from its hand. Ordered-ahead tricks are played only while the opponent ordered
+    # the seat imagines it after the earlier ones: each trick going the likelier way, its card
+    # gone from its hand. Ordered-ahead tricks are played only while the opponent ordered
     # them too, so against one trick a turn they cost nothing; the pending trick's order is the
     # same as ordering one trick a turn.
     plan = []
@@ -62,9 +62,9 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     want = _wants_trick(view, player)
     order: dict[str, Any] = {"trick": view["trick"]}
     leads = _unseen_leads(view, hand)
-    listed = _follow_list(view, hand, want, leads)
+    listed, got = _follow_list(view, hand, want, leads)  # got: the chance it gets what it wants
     if view["leader"] == player:
-        card, name = _lead(view, player, hand, want, stream)
+        card, name, got = _lead(view, player, hand, want, stream)
         # The lead first: if the seat follows after all (an earlier trick went otherwise), the
         # card it meant to lead with is the first it plays if it may.
         order["play"] = [card] + [c for c in listed if c != card]
@@ -75,7 +75,9 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
-    return order, _after(view, player, spent, want)
+    # The round as imagined goes on from the likelier outcome: the trick won if the seat wants it
+    # and more likely than not gets it, or does not want it and more likely than not keeps it.
+    return order, _after(view, player, spent, want == (got >= 0.5))
 
 
 def _after(view: View, player: str, spent: str, won: bool) -> View:
@@ -149,9 +151,9 @@ def _unseen_leads(view: View, hand: list[str]) -> list[Lead]:
             for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
 
 
-def _follow_list(view: View, hand: list[str], want: bool, leads: list[Lead]) -> list[str]:
+def _follow_list(view: View, hand: list[str], want: bool, leads: list[Lead]) -> tuple[list[str], float]:
     """Of a few ways to order the hand, the one that most often gets what the seat wants against the
-    leads the seat has not seen (`_unseen_leads`)."""
+    leads the seat has not seen (`_unseen_leads`), and how often it does."""
     rank = {c: i for i, c in enumerate(view["ranking"])}
     colours = sorted((c for c in hand if not is_potion(c)), key=low_order)
     potions = sorted((c for c in hand if is_potion(c)), key=low_order)
@@ -171,7 +173,7 @@ def _follow_list(view: View, hand: list[str], want: bool, leads: list[Lead]) -> 
         if best is None or score > best[0]:
             best = (score, listed)
     assert best is not None
-    return best[1]
+    return best[1], best[0]
 
 
 def _unseen(view: View, hand: list[str]) -> tuple[list[str], list[str]]:
@@ -182,7 +184,8 @@ def _unseen(view: View, hand: list[str]) -> tuple[list[str], list[str]]:
     return given, pool
 
 
-def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) -> tuple[str, str | None]:
+def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) -> tuple[str, str | None, float]:
+    """The lead (and colour named) most likely to get what the seat wants, and that chance."""
     opponent = next(p for p in view["players"] if p != player)
     known, pool = _unseen(view, hand)
     size = view["hand_counts"][opponent]
@@ -201,7 +204,7 @@ def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) 
             if best is None or key > best[0]:
                 best = (key, card, name)
     assert best is not None  # the leader holds a card
-    return best[1], best[2]
+    return best[1], best[2], best[0][0]
 
 
 def _wins_against(view: View, lead: str, named: str | None, opponent_hand: list[str]) -> float:
