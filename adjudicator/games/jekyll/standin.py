@@ -75,8 +75,8 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
-    # The round as imagined goes on from the likelier outcome: the trick won if the seat wants it
-    # and more likely than not gets it, or does not want it and more likely than not keeps it.
+    # The round as imagined goes on from the likelier outcome: the trick is the seat's if it wants
+    # it and more likely than not takes it, or wants to give it away and more likely than not cannot.
     return order, _after(view, player, spent, want == (got >= 0.5))
 
 
