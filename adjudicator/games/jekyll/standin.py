@@ -2,16 +2,16 @@
 
 Before each trick the stand-in decides whether it wants to take it: Dr. Jekyll wants
 the round's trick counts even (he takes a trick when behind, gives one away when ahead),
-Mr. Hyde wants them far apart (he takes tricks while ahead or level, gives them away
-when behind, since a lopsided round helps him whichever way it leans). Leading, it tries
-each card (and, for a potion, each colour to name) against hands the opponent may hold,
-drawn from the cards it has not seen, and leads the one most likely to get what it
-wants. Following, it lists its cards strongest first when it wants the trick and weakest
-first (potions last, since a potion beats the low cards of a colour) when it does not.
-It expects the opponent to follow for their own side's goal (RATIONAL), not at random.
-While it gives tricks away it orders ahead (JEKYLL-20) for as many tricks as that cannot
-change, with the list it would follow with; while it wants tricks it orders one at a time,
-since the lead that takes one is judged from the tricks just played. In the exchanges it keeps its potions and gives its lowest
+Mr. Hyde wants them far apart: a lopsided round helps him whichever way it leans, so he
+takes tricks while ahead or level and gives them away when behind, the count leaning by
+the strength of his hand (a strong hand goes on taking a trick or two behind, a weak one
+sheds a trick or two ahead). Leading, it tries each card (and, for a potion, each colour
+to name) against hands the opponent may hold, drawn from the cards it has not seen, and
+leads the one most likely to get what it wants. Following, it picks the ordering of its
+hand that most often gets what it wants against the leads it has not seen. It expects the
+opponent to follow for their own side's goal (RATIONAL), not at random. It orders every
+trick to the round's end (JEKYLL-20), each judged the same way on the round as it imagines
+it after the earlier ones (each going the likelier way). In the exchanges it keeps its potions and gives its lowest
 colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
 """
 
@@ -25,8 +25,13 @@ from .cards import COLOURS, DECK, TRICKS, colour, is_potion, low_order, strength
 from .ranking import lead_wins, rank_colours
 from .tricks import legal_follows
 
+Lead = tuple[str, str | None, list[str]]
+"""A lead the opponent may make, the colour named if it is a potion, and the cards that may follow it."""
 SAMPLES = 24
 """Opponent hands tried for each possible lead."""
+LEAN = 10.0
+"""Mr. Hyde's lean in tricks is LEAN times (the share of the other cards his hand beats less a half): 0 (the
+count alone) let the counter-Jekyll of bench/counters.py win 52.5% of 400 games, 10 45.2%, 20 47.8%."""
 RATIONAL = 0.8
 """How far the stand-in expects the opponent to follow for their own side's goal rather than at random."""
 
@@ -37,39 +42,63 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
         return [{"give": card} for card in _gifts(hand, view["exchange_count"], potion_rule=True)]
     if view["phase"] == "greed":
         return [{"give": card} for card in _gifts(hand, view["greed"]["count"], potion_rule=False)]
+    # Ahead (JEKYLL-20) to the round's end, so the seat never holds the campaign to one trick a
+    # turn (design 19). Each later trick's order is judged like the pending one's, on the round as
+    # the seat imagines it after the earlier ones: each trick going the likelier way, its card
+    # gone from its hand. Ordered-ahead tricks are played only while the opponent ordered
+    # them too, so against one trick a turn they cost nothing; the pending trick's order is the
+    # same as ordering one trick a turn.
+    plan = []
+    imagined = view
+    for _ in range(max(1, min(TRICKS - view["trick"], len(hand) - 1))):  # the last trick plays itself (JEKYLL-22)
+        order, imagined = _trick_order(imagined, player, stream)
+        plan.append(order)
+    return plan
+
+
+def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any], View]:
+    """The order for the view's pending trick, and the view the seat imagines after it."""
+    hand = list(view["hand"])
     want = _wants_trick(view, player)
     order: dict[str, Any] = {"trick": view["trick"]}
+    leads = _unseen_leads(view, hand)
+    listed, got = _follow_list(view, hand, want, leads)  # got: the chance it gets what it wants
     if view["leader"] == player:
-        card, name = _lead(view, player, hand, want, stream)
-        order["play"] = [card]
-        if name is not None:
-            order["name"] = name
+        card, name, got = _lead(view, player, hand, want, stream)
+        # The lead first: if the seat follows after all (an earlier trick went otherwise), the
+        # card it meant to lead with is the first it plays if it may.
+        order["play"] = [card] + [c for c in listed if c != card]
+        spent = card
     else:
-        order["play"] = _follow_list(view, hand, want)
+        order["play"], name = listed, None
+        spent = _likely_follow(listed, leads)
+    # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
+    order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
-    orders = [order]
-    # Ahead (JEKYLL-20), while the seat gives tricks away: for as many tricks as it will not
-    # want one whatever happens, the list that best sheds them whether it leads or follows (a
-    # lead is the first card of the list still held). Shedding hardly depends on the cards not
-    # yet seen. Taking a trick does: the lead that takes it is chosen against the opponent's
-    # possible hands as the tricks before reveal them, and a list written turns ahead leads
-    # worse (Mr. Hyde won 3 to 7 points less often in bench/standins.py), so while the seat
-    # wants tricks it orders one at a time.
-    ahead = 1 if want else min(_wants_hold(view, player), TRICKS - view["trick"] + 1, len(hand))
-    listed = order["play"] if view["leader"] != player else _follow_list(view, hand, want)
-    for k in range(1, ahead):
-        orders.append({"trick": view["trick"] + k, "play": list(listed), "name": _named(hand),
-                       "greed": list(order["greed"])})
-    return orders
+    # The round as imagined goes on from the likelier outcome: the trick is the seat's if it wants
+    # it and more likely than not takes it, or wants to give it away and more likely than not cannot.
+    return order, _after(view, player, spent, want == (got >= 0.5))
 
 
-def _wants_hold(view: View, player: str) -> int:
-    """For how many tricks from the pending one what the seat wants holds, however they fall."""
+def _after(view: View, player: str, spent: str, won: bool) -> View:
+    """The view after the pending trick as the seat imagines it: `spent` played, the trick won or given."""
     opponent = next(p for p in view["players"] if p != player)
-    lead = view["tricks_won"][player] - view["tricks_won"][opponent]
-    if view["roles"][player] == "jekyll":  # wants a trick while behind: behind by d holds d tricks
-        return -lead if lead < 0 else lead + 1
-    return lead + 1 if lead >= 0 else -lead  # Hyde: wants while ahead or level
+    winner = player if won else opponent
+    imagined = dict(view)
+    imagined["hand"] = [c for c in view["hand"] if c != spent]
+    imagined["spent"] = [*view.get("spent", []), spent]
+    imagined["hand_counts"] = {p: n - 1 for p, n in view["hand_counts"].items()}
+    imagined["tricks_won"] = {p: n + (p == winner) for p, n in view["tricks_won"].items()}
+    imagined["leader"] = winner
+    imagined["trick"] = view["trick"] + 1
+    imagined["ranking"] = rank_colours(view["ranking"], [spent])
+    return imagined
+
+
+def _likely_follow(listed: list[str], leads: list[Lead]) -> str:
+    """The card of the follow list played against the most of the leads the seat has not seen."""
+    played = [next(c for c in listed if c in legal) for _, _, legal in leads]
+    return max(listed, key=played.count) if played else listed[0]
 
 
 def _named(hand: list[str]) -> str:
@@ -92,13 +121,39 @@ def _wants_trick(view: View, player: str) -> bool:
     mine, theirs = view["tricks_won"][player], view["tricks_won"][opponent]
     if view["roles"][player] == "jekyll":
         return mine < theirs
-    return mine >= theirs
+    # Mr. Hyde: only the seat's own hand is known, so an opponent Hyde is judged by the count alone.
+    lean = _hand_lean(view) if player == view["player"] else 0.0
+    return mine - theirs + lean >= 0
 
 
-def _follow_list(view: View, hand: list[str], want: bool) -> list[str]:
-    """Of a few ways to order the hand, the one that most often gets what the seat wants against any lead."""
+def _hand_lean(view: View) -> float:
+    """Mr. Hyde's lean toward taking tricks (above 0) or shedding them (below), in tricks, from his round's hand.
+
+    A lopsided round helps him whichever way it leans, and a strong hand takes tricks more
+    easily than it sheds them (a weak one the reverse). Judged by the count alone, one trick
+    lost early turned a strong hand to shedding against a Jekyll who evens the count, and that
+    Jekyll won more often than against random play (docs/standins.md). The hand is the one he
+    holds with the cards he played this round: the share of the other cards each beats, less a half.
+    """
+    player = view["player"]
+    played = [r["lead"] if r["leader"] == player else r["follow"] for r in view["played"]]
+    held = [*view["hand"], *played, *view.get("spent", [])]
+    others = [c for c in DECK if c not in held]
+    beaten = sum(strength(c) > strength(o) for c in held for o in others) / (len(held) * len(others))
+    return LEAN * (beaten - 0.5)
+
+
+def _unseen_leads(view: View, hand: list[str]) -> list[Lead]:
+    """Each lead the opponent may make (a card the seat has not seen, a potion with each colour named),
+    with the cards of `hand` that may follow it."""
     known, pool = _unseen(view, hand)
-    leads = [(lead, name) for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
+    return [(lead, name, legal_follows(hand, lead, name))
+            for lead in known + pool for name in (COLOURS if is_potion(lead) else (None,))]
+
+
+def _follow_list(view: View, hand: list[str], want: bool, leads: list[Lead]) -> tuple[list[str], float]:
+    """Of a few ways to order the hand, the one that most often gets what the seat wants against the
+    leads the seat has not seen (`_unseen_leads`), and how often it does."""
     rank = {c: i for i, c in enumerate(view["ranking"])}
     colours = sorted((c for c in hand if not is_potion(c)), key=low_order)
     potions = sorted((c for c in hand if is_potion(c)), key=low_order)
@@ -111,26 +166,26 @@ def _follow_list(view: View, hand: list[str], want: bool) -> list[str]:
     best: tuple[float, list[str]] | None = None
     for listed in candidates:
         won = 0.0
-        for lead, name in leads:
-            legal = legal_follows(hand, lead, name)
+        for lead, _, legal in leads:
             follow = next(c for c in listed if c in legal)
             won += not lead_wins(lead, follow, rank_colours(view["ranking"], [lead, follow]))
         score = won / len(leads) if want else 1 - won / len(leads)
         if best is None or score > best[0]:
             best = (score, listed)
     assert best is not None
-    return best[1]
+    return best[1], best[0]
 
 
 def _unseen(view: View, hand: list[str]) -> tuple[list[str], list[str]]:
     """(cards the opponent surely holds, cards that may be theirs or set aside) as the seat knows them."""
-    played = {c for record in view["played"] for c in (record["lead"], record["follow"])}
+    played = {c for record in view["played"] for c in (record["lead"], record["follow"])} | set(view.get("spent", []))
     given = [g["card"] for g in view["gave"] if g["card"] not in played]
     pool = [c for c in DECK if c not in hand and c not in played and c not in given]
     return given, pool
 
 
-def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) -> tuple[str, str | None]:
+def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) -> tuple[str, str | None, float]:
+    """The lead (and colour named) most likely to get what the seat wants, and that chance."""
     opponent = next(p for p in view["players"] if p != player)
     known, pool = _unseen(view, hand)
     size = view["hand_counts"][opponent]
@@ -149,7 +204,7 @@ def _lead(view: View, player: str, hand: list[str], want: bool, stream: Stream) 
             if best is None or key > best[0]:
                 best = (key, card, name)
     assert best is not None  # the leader holds a card
-    return best[1], best[2]
+    return best[1], best[2], best[0][0]
 
 
 def _wins_against(view: View, lead: str, named: str | None, opponent_hand: list[str]) -> float:
