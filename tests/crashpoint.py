@@ -85,6 +85,9 @@ def _start_up(module: str) -> None:
 
 
 def main() -> None:
+    # Ctrl-C as at a terminal: a shell that starts jobs in the background (nohup, `cmd &` in a script, some
+    # CI runners) hands its children SIGINT ignored, and Python then installs no KeyboardInterrupt for it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     spec = sys.argv[1]
     if spec.startswith("pause=import:"):
         _start_up(spec.removeprefix("pause=import:"))
