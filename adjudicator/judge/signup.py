@@ -62,12 +62,11 @@ def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] =
     return True, facts
 
 
-def digest(root: Path, facts: list[str]) -> int:
+def digest(root: Path, facts: list[str]) -> None:
     """The GM's digest of a sign-up tick that did something (design 15: joins are in it), while the campaign
-    is still signing up; once it starts, the tick's own digest tells them. The messages built (0 or 1).
-    The caller holds the lock."""
+    is still signing up; once it starts, the tick's own digest tells them. The caller holds the lock."""
     campaign = Campaign.open(root)
     if not facts or not campaign.gm_email or not read_settings(campaign).gm_digest:
-        return 0
+        return
     name, data = letters.digest(campaign, 0, facts)
-    return len(compose.write_outbox(root, {name: data}))
+    compose.write_outbox(root, {name: data})

@@ -81,7 +81,7 @@ def status_line(campaign: Campaign) -> str:
         return f"  {title}: over after turn {campaign.last_turn}"
     pending = campaign.last_turn + 1
     due = schedule.of_campaign(campaign, pending)
-    vacant = sorted(signup.vacant(campaign))
+    vacant = signup.joinable(campaign)  # the seats a join takes: one a takeover asked for is not offered
     free = f"; vacant: {', '.join(vacant)} (write join YOUR NAME to take one)" if vacant else ""
     return f"  {title}: running, turn {pending}" + (f" due {due.text}" if due else "") + every + free
 
