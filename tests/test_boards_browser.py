@@ -21,6 +21,7 @@ from adjudicator.campaign.archive import write_site
 from adjudicator.campaign.demo import play
 from adjudicator.games import GAMES
 from adjudicator.publish.pictures import painter
+from adjudicator.publish.svg import SMALLEST
 
 LONG_NAMES = ("maximiliana", "bartholomew", "konstantinos", "anastasiya", "christopher", "guinevere", "wilhelmina", "fitzgerald")
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -53,6 +54,19 @@ OVERFLOWS = """(() => {
     bad.push('the page is ' + document.documentElement.scrollWidth + ' px wide on a ' + window.innerWidth + ' px screen');
   return JSON.stringify(bad);
 })()"""
+
+
+READABLE = """((smallest) => {
+  const bad = [];
+  for (const svg of document.querySelectorAll('figure svg')) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll('text')) {
+      const shown = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (shown < smallest - 0.01) bad.push(JSON.stringify(t.textContent) + ' is drawn ' + shown.toFixed(1) + ' px high');
+    }
+  }
+  return JSON.stringify(bad);
+})(%s)"""
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +103,20 @@ def test_no_text_overflows_its_box(browser: Browser, pictures: list[Path], scree
             browser.visit(page.as_uri(), page.parent.as_uri() + "/")
             found = json.loads(browser.call("Runtime.evaluate", expression=OVERFLOWS)["result"]["value"])
             assert found == [], f"{page.name} at {screen} width: {found[:8]}"
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")
+
+
+def test_every_label_on_a_phone_is_drawn_at_a_readable_size(browser: Browser, pictures: list[Path]) -> None:
+    """On a phone a page's board keeps its own size and its figure scrolls sideways: shrunk to the
+    screen, a 680-wide board drew its 10 px labels 5 px high (design 18: every label readable)."""
+    width, height = WIDTHS["phone"]
+    browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=True)
+    try:
+        for page in (p for p in pictures if p.suffix == ".html"):
+            browser.visit(page.as_uri(), page.parent.as_uri() + "/")
+            found = json.loads(browser.call("Runtime.evaluate", expression=READABLE % SMALLEST)["result"]["value"])
+            assert found == [], f"{page.name} on a phone: {found[:8]}"
     finally:
         browser.call("Emulation.clearDeviceMetricsOverride")
 

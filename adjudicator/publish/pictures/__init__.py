@@ -37,7 +37,7 @@ PAINTERS: dict[str, Painter] = {
     "identity": Painter(identity.board, identity.standing, "score"),
     "hide": Painter(hide.board, hide.standing, "ranks on the hideout"),
     "hidekids": Painter(hidekids.board, hidekids.standing, "pebbles (kids) and kid tokens (wolf)"),
-    "jekyll": Painter(jekyll.board, jekyll.standing, "tricks won this round"),
+    "jekyll": Painter(jekyll.board, jekyll.standing, "marker spaces from the opponent's end"),
 }
 
 

@@ -49,6 +49,8 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     d.text(10, 110, "suit ranking, strongest first:", "muted small", room=164)
     for i, suit in enumerate(view["ranking"]):
         card(d, 180 + i * 40, 96, suit, str(i + 1), f"rank {i + 1}: {suit}")
+    if not view["ranking"]:  # JEKYLL-8: no colour played yet this round, or a Wrath potion just cleared it
+        d.text(180, 110, "none yet: the first colour played ranks lowest", "ink small", room=460)
     d.text(10, 170, "tricks won this round", "muted small", room=320)
     for row, player in enumerate(players):
         you = " (you)" if player == me else ""
@@ -70,4 +72,9 @@ def board(view: dict[str, Any], key: str) -> Drawing:
 
 
 def standing(view: dict[str, Any]) -> dict[str, int]:
-    return dict(view["tricks_won"])
+    """The marker's spaces from each player's opponent's end: for Hyde, how far it has come from
+    Jekyll's end; for Dr. Jekyll, how far it still is from Hyde's (Hyde wins when his count reaches
+    the track's length). The tricks won start again at 0 every round, so they would chart nothing
+    of the game's course."""
+    marker, track = view["marker"], view["track"]
+    return {p: marker if view["roles"][p] == "hyde" else track - marker for p in view["players"]}
