@@ -451,3 +451,19 @@ def test_a_rebuilt_site_renders_only_the_boards_that_changed(played: Campaign, t
     monkeypatch.setattr(site_module, "png", lambda svg: drawn.append(svg) or real(svg))
     assert site_files(played.root, out) == first
     assert len(drawn) == 1, "only turn 1's PNG is drawn again"
+
+
+def test_the_jekyll_chart_follows_the_marker_from_each_side_and_an_unranked_round_is_said(tmp_path: Path) -> None:
+    """The tricks of a round start again at 0 every round: the chart follows the marker instead, as
+    each side counts it (Hyde: spaces from Jekyll's end; Jekyll: spaces still before Hyde's end)."""
+    from adjudicator.publish.pictures import painter
+
+    campaign = play(tmp_path / "c", "jekyll", seed="site-1", players=2, passwords=False)
+    paint = painter("jekyll")
+    for turn in range(campaign.last_turn + 1):
+        view = campaign.game.view(campaign.state(turn), None)
+        hyde = next(p for p in view["players"] if view["roles"][p] == "hyde")
+        jekyll = next(p for p in view["players"] if p != hyde)
+        assert paint.standing(view) == {hyde: view["marker"], jekyll: view["track"] - view["marker"]}
+    opening = campaign.game.view(campaign.state(0), None)
+    assert opening["ranking"] == [] and "none yet: the first colour played ranks lowest" in paint.board(opening, "o").svg()
