@@ -417,3 +417,16 @@ def test_a_resigned_players_mail_and_the_seat_they_left_are_told_truly(tmp_path:
     assert "Press from Ann (ann) to Bob, turn 2." in text(root, relayed), text(root, relayed)
     digest = next(text(root, n) for n in outbox(root) if "gm-digest" in n and "not filed" in text(root, n))
     assert "(the sender no longer holds a seat: they left cat (after turn 1))" in digest, digest
+
+
+def test_the_gm_is_told_of_an_abandoned_seat_in_the_tick_of_the_turn_that_abandoned_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A field trial: the digest said only "NMR: oskar" in the turn that abandoned the seat, and told the
+    stand-in's taking it a turn later, when the GM could no longer write to the player first."""
+    root = campaign(tmp_path, judge={"abandon_after": 1, "gm_digest": True})
+    for player in ("tony", "david"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 08 Dec 2026 18:55:00 +0000"))
+    line = tick(capsys, root, "2026-12-08T20:05+01:00")
+    assert "NMR: maria; abandoned: maria (the stand-in plays from turn 2)" in line, line
+    [digest] = [text(root, n) for n in outbox(root) if "gm-digest" in n]
+    said = " ".join(digest.split())
+    assert f"maria abandoned after 1 turn without valid orders in a row: the stand-in plays the seat from turn 2 (pbem standin {root} maria off stops it)" in said, said

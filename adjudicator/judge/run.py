@@ -39,7 +39,7 @@ from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import ingest, load_index
-from ..campaign.standins import RECORD_FILE, parse_record
+from ..campaign.standins import RECORD_FILE, Due, abandon_after, newly_abandoned, parse_record
 from . import absences as absence_tick
 from . import letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
@@ -207,6 +207,10 @@ def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tic
         adjudicate(root, nmr=nmr, now=now, at=now)  # the turn records the judge's moment: its mail tells it
     except (Refused, CampaignError) as exc:
         return str(exc)
+    done = Campaign.open(root)
+    gone = _abandoned_by(done, done.last_turn)
+    if gone:
+        words += f"; abandoned: {', '.join(seat.seat for seat in gone)} (the stand-in plays from turn {done.last_turn + 1})"
     tick.done.append(words)
     return None
 
@@ -400,6 +404,15 @@ def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
     return parse_record(path.read_bytes() if path.is_file() else None, path)[1]
 
 
+def _abandoned_by(campaign: Campaign, turn: int, record: dict[str, dict[str, Any]] | None = None) -> list[Due]:
+    """The seats adjudicated turn `turn` abandoned, which the stand-in plays from the next: the tick's line and
+    the digest tell them with that turn, as `pbem adjudicate` does."""
+    if abandon_after(campaign) is None:
+        return []  # the usual campaign: no turn's state to read
+    played = standins_record(campaign, turn) if record is None else record
+    return newly_abandoned(campaign, turn, campaign.state(turn), played)
+
+
 def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
     and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
@@ -410,6 +423,11 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     if record:
         words += f"; the stand-in played {', '.join(sorted(record))}"
     facts = [words]
+    # Told with the turn that abandoned the seat, as `pbem adjudicate` tells it, not a turn later when the
+    # stand-in first plays it: the GM may still want to write to the player or turn the stand-in off.
+    facts += [f"{seat.seat} abandoned after {plural(seat.after or 0, 'turn')} without valid orders in a row: the stand-in plays the seat "
+              f"from turn {turn + 1} (pbem standin {campaign.root} {seat.seat} off stops it)"
+              for seat in _abandoned_by(campaign, turn, record)]
     new = sorted(seat for seat in record if seat not in before)
     if new:
         facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
