@@ -105,8 +105,8 @@ def test_each_reminder_once_per_turn_player_and_offset(tmp_path: Path, smtp: tup
         return sorted((rcpt[0], m["Subject"]) for rcpt, m in box.received if "missing" in m["Subject"])
 
     assert reminders() == []
-    for _ in range(2):
-        tick(capsys, root, now="2026-12-06T21:00+01:00", smtp=address)
+    lines = [tick(capsys, root, now="2026-12-06T21:00+01:00", smtp=address)[1] for _ in range(2)]
+    assert "reminded david, maria of turn 1's deadline" in lines[0] and "reminded" not in lines[1], lines
     assert reminders() == [("david@example.org", "[spies] turn 1: your orders are missing (48 hours left)"),
                            ("maria@example.org", "[spies] turn 1: your orders are missing (48 hours left)")]
     append_mbox(tmp_path / "spies.mbox", orders("david", 1, "Mon, 07 Dec 2026 10:00:00 +0000"))

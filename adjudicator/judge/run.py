@@ -268,6 +268,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
         built[name] = data
     marks.append(("reported", last if hold is None else hold - 1))
     reminded = set(record["reminded"])
+    told: list[str] = []
     due = None if campaign.over or hold is not None else schedule.of_campaign(campaign, last + 1)
     if due is not None and now < due.at:
         passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
@@ -277,7 +278,10 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
                 letter = letters.reminder(campaign, player, last + 1, passed[-1], due)
                 if letter:
                     built[letter[0]] = letter[1]
+                    told.append(player)
             reminded.update(keys)
+    if told:  # the line names whom: "1 message built" alone left the GM guessing what went out
+        tick.done.append(f"reminded {', '.join(told)} of turn {last + 1}'s deadline")
     marks.append(("reminded", sorted(reminded)))
     if refusal:
         name, data = letters.refused_turn(campaign, last + 1, refusal)
