@@ -9,6 +9,7 @@ from pathlib import Path
 from adjudicator.campaign.demo import play
 from adjudicator.campaign.folder import Campaign, dump_yaml, read_yaml
 from adjudicator.mail import reportmail
+from adjudicator.judge.letters import welcome_messages
 from adjudicator.mail.boards import board_png
 
 
@@ -37,6 +38,27 @@ def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
         assert image.get_content() == board, f"the board drawn from {player or 'the public'}'s own view"
         if player is not None:
             assert message.get_content_type() == "multipart/mixed", "the view file still follows as an attachment"
+
+
+def test_the_welcome_shows_the_players_opening_board(tmp_path: Path) -> None:
+    """The welcome carries the opening report, so it is a report mail like the others (a field trial found
+    it plain text only)."""
+    root = tmp_path / "c"
+    play(root, "identity", seed="boards-1", players=None, passwords=False)
+    config = read_yaml(root / "campaign.yaml")
+    config["gm_email"] = "gm@example.org"
+    for seat in config["players"]:
+        seat["email"] = f"{seat['id']}@example.org"
+    (root / "campaign.yaml").write_bytes(dump_yaml(config))
+    campaign = Campaign.open(root)
+    files, _ = welcome_messages(campaign, mail_passwords=False)
+    opening = campaign.state(0)
+    for player in opening["players"]:
+        message = email.message_from_bytes(files[f"turn-000/welcome-{player}.eml"], policy=email.policy.default)
+        [image] = [p for p in message.walk() if p.get_content_type() == "image/png"]
+        assert image.get_content() == board_png("identity", campaign.game.view(opening, player), "board-0")[0]
+        assert "welcome" in message.get_body(("plain",)).get_content()
+        assert any(p.get_filename() == f"{player}-turn-001.view.json" for p in message.walk()), "the view file still attached"
 
 
 def test_every_card_is_drawn_in_its_own_colour_with_words_that_stand_out() -> None:

@@ -25,7 +25,7 @@ from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
-from ..mail import answers
+from ..mail import answers, boards
 from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
 
 
@@ -49,14 +49,15 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
     """Each player with an address: the opening report, the first deadline, how to send orders and
     commands, and the password only when `mail_passwords` (the GM's choice)."""
     reports = campaign.turn_dir(0) / "reports"
-    names = campaign.state(0).get("names", {})
+    opening = campaign.state(0)
+    names = opening.get("names", {})
     passwords: dict[str, Any] = {}
     secret = campaign.root / "gm" / "passwords.yaml"
     if mail_passwords and campaign.uses_passwords and secret.is_file():
         passwords = read_yaml(secret) or {}
     files: dict[str, bytes] = {}
     notes: list[str] = []
-    for player in campaign.state(0)["players"]:
+    for player in opening["players"]:
         name, address = _holder(campaign, player, 1)
         name = names.get(player, name)
         if not address:
@@ -94,6 +95,8 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
         except MailError as exc:
             notes.append(f"{player}: {exc}; fix campaign.yaml")
             continue
+        # The opening report is the first report mail: it shows the player's own board too (design 18).
+        boards.with_board(message, campaign.game.id, campaign.game.view(opening, player), boards.text_html(message.get_content()), "board-0")
         attach_view(message, campaign, 0, player)  # so the first orders can be checked before they are sent
         files[f"{turn_name(0)}/welcome-{player}.eml"] = to_bytes(message)
     return files, notes
