@@ -57,7 +57,7 @@ from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant, read_view_orders
 from ..common import atomic, ordertext, yamlsafe
 from ..publish.render import Renderer
-from . import answers, commands, compose, inbox
+from . import answers, commands, compose, envelope, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -489,7 +489,6 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     return _accept(ctx, decision, incoming, found, sub, label, address, asked)
 
 
-_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
 MAX_SENTENCES = 30
 
@@ -506,9 +505,9 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocu
         return None
     password, lines = None, []
     for line in commands.own_text(message).split("\n"):
-        if match := _PASSWORD_LINE.match(line):
+        if match := envelope.PASSWORD_LINE.match(line):
             password = match[1].strip().strip('"\u201c\u201d')
-        elif line.strip():
+        elif line.strip() and not envelope.is_envelope(line):  # `campaign:` named the game, `player:` the seat
             lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
     if not lines or len(lines) > MAX_SENTENCES:
         return None

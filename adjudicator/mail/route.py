@@ -49,11 +49,10 @@ from typing import Any
 from ..campaign import signup
 from ..campaign.folder import Campaign, turn_name
 from ..common import atomic
-from . import compose, fetch, inbox
+from . import compose, envelope, fetch, inbox
 from .signup import listing, recognise, status_line
 
 _TAG = re.compile(r"\[([^\[\]\n]{1,80})\]")
-_CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 _ROBOT_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
 _ROBOT_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 _STRANGERS_ASK = ("join", "observe", "takeover")
@@ -128,7 +127,7 @@ def decide(message: Any, candidates: list[Candidate]) -> Decision:
             return Decision(to, "reply")
     names = _TAG.findall(inbox.header(message, "Subject"))
     text = inbox.body_text(message)
-    names += _CAMPAIGN_LINE.findall(inbox.own_words(text)) if text else []
+    names += envelope.CAMPAIGN_LINE.findall(inbox.own_words(text)) if text else []
     to = _one({i for i, c in enumerate(candidates) for name in names if c.called(name)})
     if to is not None:
         return Decision(to, "named")

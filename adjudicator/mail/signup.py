@@ -28,7 +28,7 @@ from typing import Any
 from ..campaign import schedule, signup
 from ..campaign.folder import Campaign, CampaignError, dump_json, turn_name
 from ..common import atomic
-from . import compose, inbox
+from . import compose, envelope, inbox
 from .ingest import Entry, load_index, message_key, record
 
 WORDS = ("join", "leave", "list", "observe", "unobserve", "takeover")
@@ -43,9 +43,11 @@ class Request:
 
 
 def recognise(message: Any) -> Request | None:
-    """The sign-up command a message carries: its own first line, else its Subject."""
-    text = inbox.own_words(inbox.body_text(message) or "")
-    first = next((line for line in text.split("\n") if line.strip()), "")
+    """The sign-up command a message carries: its own first line (below any `campaign:` or `password:`
+    line: mail/envelope.py), else its Subject."""
+    lines = inbox.own_words(inbox.body_text(message) or "").split("\n")
+    at = envelope.command_line(lines)
+    first = "" if at is None else lines[at]
     subject = _SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)
     for line in (first, subject):
         words = line.strip().split(None, 1)
@@ -123,7 +125,6 @@ def handle_sources(root: Path, sources: list[Path], now: dt.datetime, only_comma
     return done
 
 
-_NAMED = re.compile(r"^\s*campaign\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 _TAG = re.compile(r"\[([^\]]{1,80})\]")
 
 
@@ -138,7 +139,7 @@ def _carries_command(raw: bytes, names: set[str]) -> bool:
         message = inbox.parse(raw)
         if recognise(message) is None or _automatic(message, inbox.sender(message)[1], None):
             return False
-        named = {m.lower() for m in _NAMED.findall(inbox.own_words(inbox.body_text(message) or ""))}
+        named = {m.lower() for m in envelope.CAMPAIGN_LINE.findall(inbox.own_words(inbox.body_text(message) or ""))}
         named |= {m.strip().lower() for m in _TAG.findall(inbox.header(message, "Subject"))}
         return not named or bool(named & names)
     except Exception:  # noqa: BLE001 - junk is ingest's to keep
