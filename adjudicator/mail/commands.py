@@ -311,7 +311,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         else:
             body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
-        relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, envelope.cut(command.text))
+        relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, envelope.cut(command.text),
+                              inbox.sender(inbound.message)[0])
         if relayed.record is not None:
             press.keep(root, relayed.record)
             compose.write_outbox(root, relayed.files)
