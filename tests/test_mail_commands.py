@@ -131,6 +131,20 @@ def test_answers_go_to_the_registered_address_only(campaign: Path, tmp_path: Pat
             assert secret not in message.as_string()
 
 
+def test_a_missing_or_wrong_password_is_answered_with_how_to_get_it_again(campaign: Path, tmp_path: Path) -> None:
+    """Trial 3: Bram wrote "I lost the mail with my password, can you resend it?" and heard only that the
+    password is needed. There is no command that mails it (a forged sender would get it): the answer
+    points to the welcome mail and to the GM, by address."""
+    lost = mail("david@example.org", "Off skiing! I lost the mail with my password, can you resend it?\n",
+                subject="absence 2026-12-07 2026-12-09", message_id="<l1@x>")
+    wrong = mail("tony@example.org", attachment=order_text(campaign, "tony", [], password="guess"), message_id="<l2@x>")
+    entries = run(campaign, tmp_path, lost, wrong)
+    assert [e.status for e in entries] == ["answered", "rejected"]
+    for name in ("turn-001/reply-00001.eml", "turn-001/ack-00002.eml"):
+        text = " ".join(outbox(campaign)[name].get_content().split())
+        assert "Lost your password? It is in the judge's welcome mail to you" in text and "write to GM <gm@example.org>" in text, (name, text)
+
+
 def test_without_passwords_the_registered_address_is_the_proof(tmp_path: Path) -> None:
     root = make(tmp_path / "open", passwords=False)
     entries = run(root, tmp_path, mail("tony@example.org", "", subject="help", message_id="<h1@x>"),

@@ -169,6 +169,14 @@ def registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
     return None
 
 
+def lost_password(campaign: Campaign) -> str:
+    """How a player gets their password again: the judge has no command that mails it (a forged
+    sender would get it), so the welcome mail, then the GM, who has gm/passwords.yaml."""
+    gm = compose.gm_address(campaign) if campaign.gm_email else ""
+    return ("Lost your password? It is in the judge's welcome mail to you (at the start, or when you took the seat); "
+            f"the judge never mails it again, but your GM can: write to {gm or 'your GM'}.")
+
+
 @dataclass(frozen=True)
 class Asker:
     seat: str | None
@@ -177,6 +185,8 @@ class Asker:
     """Why no seat is proved (empty when one is)."""
     answer_to: str | None = None
     """The seat whose registered address hears of the refusal (the sender's own, registered), or None."""
+    password: bool = False
+    """Whether the password was what was missing or wrong (the answer then says how to get it again)."""
 
 
 def authenticate(campaign: Campaign, turn: int, address: str, text: str, document: Any = None) -> Asker:
@@ -198,9 +208,9 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
     line = envelope.PASSWORD_LINE.search(text)
     password = _unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
     if password is None:
-        return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None)
+        return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None, True)
     if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, _unquote(str(password)), turn)):
-        return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None)
+        return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None, True)
     return Asker(seat)
 
 
@@ -282,6 +292,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         entry.reason = f"not answered: {asker.refusal}"
         if asker.answer_to is not None:
             body = f"{desk.title}: your '{command.word}' was NOT answered: {asker.refusal}.\nNothing was done.\n"
+            body += f"\n{lost_password(desk.campaign)}\n" if asker.password else ""
             entry.acknowledged = _reply(inbound, asker.answer_to, command.word, body)
         return entry
     seat = asker.seat

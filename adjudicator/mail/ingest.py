@@ -672,6 +672,7 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | Non
     if "password:" in entry.reason:  # the From line proves nothing: this may be a forgery of the seat's own address
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
+        lines.append(commands.lost_password(campaign))
     if fix and not ctx.over:
         lines += fix
     elif not ctx.over:
