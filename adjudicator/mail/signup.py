@@ -185,12 +185,12 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
             body = _list_once(campaign, address, now)
             entry.reason = "answered list" if body else "list already answered today: not answered again"
         elif request.word == "join":
-            joined = signup.join(root, address, request.arguments)
+            joined = signup.join(root, address, request.arguments, inbox.sender(message)[0])
             entry.player = joined.seat
             body, said = _joined(campaign, joined)
             entry.reason = said or f"{joined.seat} joined again: nothing changed"
         elif request.word == "takeover":
-            body, said = _takeover(root, address, request.arguments)
+            body, said = _takeover(root, address, request.arguments, inbox.sender(message)[0])
             entry.reason = said or body.split("\n", 1)[0].removeprefix(f"{_title(campaign)}: ")[:200]
         elif request.word == "leave":
             left = signup.leave(root, address)
@@ -219,14 +219,15 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
     return Handled(entry, said)
 
 
-def _takeover(root: Path, address: str, arguments: str) -> tuple[str, str]:
-    """`takeover SEAT`: recorded for the judge's tick, which hands the seat over (judge/seats.py)."""
+def _takeover(root: Path, address: str, arguments: str, signed: str) -> tuple[str, str]:
+    """`takeover SEAT`: recorded for the judge's tick, which hands the seat over (judge/seats.py);
+    `signed`: the From header's name, shown for the seat when the command gives none."""
     campaign = Campaign.open(root)
     title = _title(campaign)
     seat = arguments.split()[0].lower() if arguments.split() else ""
     if signup.is_open(campaign):
         raise CampaignError("the game has not started: write join to take a seat")
-    wanted = signup.takeover(root, address, seat, " ".join(arguments.split()[1:]))
+    wanted = signup.takeover(root, address, seat, " ".join(arguments.split()[1:]), signed)
     if wanted.gm:
         return (f"{title}: your takeover of the seat {seat} was passed to the GM, who hands seats over in this campaign; "
                 "you hear from the GM.\n", f"{address} asks to take over {seat} (judge: takeover: gm: pbem replace DIR {seat} --name N --email E)")
