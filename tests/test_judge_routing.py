@@ -461,3 +461,42 @@ def test_a_campaign_line_above_a_command_names_the_game_and_the_command_is_read_
                for m in [email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)]}
     assert "you will get each public report from now on" in answers["pat@example.net"], answers
     assert "turn 1" in answers["Tony <tony@example.org>"].lower(), answers
+
+
+def test_the_which_game_reply_counts_the_seats_joins_took_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: in the tick Hana joined hyde, Oskar's which-game reply said hyde had "0 of 2 seats taken".
+    The replies routing decides are built after the campaigns' ticks, so they list what those ticks did."""
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    append_mbox(mbox, mail("ann@example.net", "[league] join", "join Ann\n"))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))  # names no game: the which-game reply
+    append_mbox(mbox, mail("cy@example.net", "hello", "list\n"))
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "ann joined" in out, out
+    answered = replies(kids)
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["bob@example.net"], answered
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["cy@example.net"], answered
+    before = outbox(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and outbox(kids) == before, out  # built once
+
+
+def test_a_which_game_reply_a_kill_left_unbuilt_is_built_by_the_next_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reply is built after the ticks, its routed.jsonl line before them: a run killed between the two
+    leaves the line, and the next run builds the reply from it, once."""
+    import datetime as dt
+
+    from adjudicator.mail import route
+
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))
+    decided = route.route([kids, league], [mbox], dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC))  # killed before route.answer
+    assert len(decided.answering) == 1 and not replies(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and list(replies(kids)) == ["bob@example.net"], out
+    before = outbox(kids)
+    assert tick(capsys, kids, league, now="2026-12-02T12:10+00:00")[0] == 0 and outbox(kids) == before

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from ..mail.fetch import inbox_dir
     from ..mail.inbox import NotASource, check_source
     from ..mail.ingest import ingest
-    from ..mail.route import route
+    from ..mail.route import answer, route
 
     now = clock.now()
     if args.sources is None:
@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
             check_source(source)
         routed = route(dirs, sources, now)  # read once; each message stored in the mail/inbox/ of the one it is for
         print(" ".join(routed.line.split()), flush=True)
+        answer(dirs, routed.answering)  # pbem ingest seats nobody: the replies need not wait for the campaigns
         for root in dirs:
             console().print(f"{root}:", markup=False)
             box = inbox_dir(root)
