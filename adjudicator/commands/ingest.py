@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.words import plural
 from .console import Failure, console
 
 if TYPE_CHECKING:
@@ -98,6 +99,6 @@ def _show(result: IngestResult) -> None:
     rejected = sum(e.status == "rejected" for e in result.entries)
     answered = sum(e.status == "answered" for e in result.entries)
     own = sum(e.status == "own" for e in result.entries)
-    commands = f", {answered} commands answered" if answered else ""
+    commands = f", {plural(answered, 'command')} answered" if answered else ""
     skipped = f", {own} of the judge's own skipped" if own else ""
-    out.print(f"{len(result.entries) - own} new messages ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")
+    out.print(f"{plural(len(result.entries) - own, 'new message')} ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")

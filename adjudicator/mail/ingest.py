@@ -56,6 +56,7 @@ from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant, read_view_orders
 from ..common import atomic, ordertext, yamlsafe
+from ..common.words import plural
 from ..publish.render import Renderer
 from . import answers, commands, compose, envelope, inbox
 
@@ -734,7 +735,7 @@ def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult
         except atomic.Busy:
             if run.first:
                 raise
-            run.notes.append(f"the campaign stayed busy; the mail after the first {len(run.handled) + run.skipped} messages waits for the next ingest")
+            run.notes.append(f"the campaign stayed busy; the mail after the first {plural(len(run.handled) + run.skipped, 'message')} waits for the next ingest")
             break
         run.first = False
         if done:

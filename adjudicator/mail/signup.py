@@ -28,6 +28,7 @@ from typing import Any
 from ..campaign import schedule, signup
 from ..campaign.folder import Campaign, CampaignError, dump_json, turn_name
 from ..common import atomic
+from ..common.words import plural
 from . import compose, envelope, inbox
 from .ingest import Entry, load_index, message_key, record
 
@@ -78,7 +79,7 @@ def status_line(campaign: Campaign) -> str:
     if signup.is_open(campaign):
         state = signup.read(campaign)
         waiting = f", {len(state.waiting)} waiting" if state.waiting else ""
-        return f"  {title}: signing up, {len(state.players)} of {state.seats} seats taken{waiting}{every}"
+        return f"  {title}: signing up, {len(state.players)} of {plural(state.seats, 'seat')} taken{waiting}{every}"
     if campaign.over:
         return f"  {title}: over after turn {campaign.last_turn}"
     pending = campaign.last_turn + 1
