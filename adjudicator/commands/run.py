@@ -65,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
-    answer_routed(sharing)  # after the ticks: a which-game reply counts the seats this tick's joins took
+    for line in answer_routed(sharing):  # after the ticks: a which-game reply counts the seats this tick's joins took
+        failed += 1
+        out.print(f"[red]{literal(line)}[/]")
     remember_quiet(sharing, records)
     return 1 if failed or sharing.failed else 0

@@ -64,15 +64,18 @@ class Answering:
     signature: list[int]
 
 
-def answer_routed(sharing: Sharing) -> None:
+def answer_routed(sharing: Sharing) -> list[str]:
     """After the run's ticks: the `list` and which-game replies of the shared sources, so that the campaigns
-    they list count the seats the same tick's joins took (route.answer); then each source is remembered."""
+    they list count the seats the same tick's joins took (route.answer); then each source is remembered.
+    The lines for the run of the replies that could not be built (the next run builds them)."""
+    failures = []
     for due in sharing.answering:
         try:
             route.answer(due.sharing, due.lines)
             route.remember(due.sharing[0], due.key, due.signature)
-        except (CampaignError, OSError, ValueError, atomic.Busy):
-            continue  # not remembered: the next run routes the source again and builds what is missing
+        except (CampaignError, OSError, ValueError, atomic.Busy) as exc:  # not remembered: the next run routes it again
+            failures.append(f"{due.key}: replies not built ({' '.join(str(exc).split())}); the next tick builds them")
+    return failures
 
 
 def read_by_tick(root: Path, settings: JudgeSettings, routed: frozenset[str]) -> list[Path]:
