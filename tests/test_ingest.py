@@ -371,7 +371,7 @@ def test_a_saved_message_is_read_whatever_its_name(campaign: Path, tmp_path: Pat
     path = tmp_path / name
     path.write_bytes(mail("Tony <tony@example.org>", attachment=text, filename="tony.yaml", message_id="<saved@x>").as_bytes())
     assert main(["ingest", str(campaign), str(path)]) == 0
-    assert "1 new messages (1 filed, 0 rejected)" in capsys.readouterr().out
+    assert "1 new message (1 filed, 0 rejected)" in capsys.readouterr().out  # trial 3: not "1 new messages"
     assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == text
     [entry] = load_index(campaign)
     assert (entry.status, entry.player, entry.message_id) == ("filed", "tony", "<saved@x>")

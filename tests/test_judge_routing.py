@@ -431,3 +431,72 @@ def test_a_campaign_left_alone_on_a_source_once_shared_never_takes_what_went_to_
     code, out = tick(capsys, spies, kids, now="2026-12-02T12:15+00:00")
     assert code == 0 and out.count("nothing to do") == 2, out
     assert filed(kids) == [("tony@example.org", "filed")]
+
+
+def test_a_campaign_line_above_a_command_names_the_game_and_the_command_is_read_below_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: Oskar's `campaign: hyde` / `join Oskar` (an HTML reply) was answered "no sign-up command";
+    Pat's `campaign: ident` / `observe` was taken for orders, refused, and never answered; the which-game
+    reply and players.md tell a newcomer to write that line above the command (design 16)."""
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    oskar = EmailMessage()
+    oskar["From"], oskar["To"], oskar["Subject"] = "Oskar <oskar@example.net>", "gm@example.org", "Re: which game? your message was not filed"
+    oskar["Date"], oskar["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", "<oskar.1@example.net>"
+    oskar.set_content('<html><body><div dir="ltr"><div>campaign: league</div><div>join Oskar</div><div><br></div>'
+                      "<div>cheers, Oskar</div></div></body></html>", subtype="html")
+    append_mbox(mbox, bytes(oskar))
+    append_mbox(mbox, mail("pat@example.net", "hello", "campaign: kids\nobserve\n"))
+    append_mbox(mbox, mail("tony@example.org", "hi", "campaign: kids\n\nstatus\n"))  # a seated player's command, below the line
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert "oskar joined" in out and "pat@example.net observes" in out, out
+    from adjudicator.campaign.folder import Campaign
+
+    assert [p["id"] for p in Campaign.open(league).players] == ["oskar"]
+    assert [(e["sender"], e["status"], e["found"]) for e in map(json.loads, (kids / "mail" / "ingest.jsonl").read_text().splitlines())] == [
+        ("pat@example.net", "answered", "the command 'observe'"), ("tony@example.org", "answered", "the command 'status' in the first line")]
+    answers = {str(m["To"]): m.get_body(("plain",)).get_content() for name in outbox(kids) if "route-" not in name and "welcome" not in name
+               for m in [email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)]}
+    assert "you will get each public report from now on" in answers["pat@example.net"], answers
+    assert "turn 1" in answers["Tony <tony@example.org>"].lower(), answers
+
+
+def test_the_which_game_reply_counts_the_seats_joins_took_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: in the tick Hana joined hyde, Oskar's which-game reply said hyde had "0 of 2 seats taken".
+    The replies routing decides are built after the campaigns' ticks, so they list what those ticks did."""
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    append_mbox(mbox, mail("ann@example.net", "[league] join", "join Ann\n"))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))  # names no game: the which-game reply
+    append_mbox(mbox, mail("cy@example.net", "hello", "list\n"))
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "ann joined" in out, out
+    answered = replies(kids)
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["bob@example.net"], answered
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["cy@example.net"], answered
+    before = outbox(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and outbox(kids) == before, out  # built once
+
+
+def test_a_which_game_reply_a_kill_left_unbuilt_is_built_by_the_next_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reply is built after the ticks, its routed.jsonl line before them: a run killed between the two
+    leaves the line, and the next run builds the reply from it, once."""
+    import datetime as dt
+
+    from adjudicator.mail import route
+
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))
+    decided = route.route([kids, league], [mbox], dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC))  # killed before route.answer
+    assert len(decided.answering) == 1 and not replies(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and list(replies(kids)) == ["bob@example.net"], out
+    before = outbox(kids)
+    assert tick(capsys, kids, league, now="2026-12-02T12:10+00:00")[0] == 0 and outbox(kids) == before

@@ -91,6 +91,18 @@ def test_a_command_word_in_the_subject_or_first_line_in_any_case(campaign: Path)
     assert word(mail("tony@example.org", "check\n" + order_text(campaign, "tony", []), subject="x")) == "check"
 
 
+def test_a_command_is_read_below_the_password_and_campaign_lines_in_any_order(campaign: Path, tmp_path: Path) -> None:
+    """Trial 3: a `campaign:` (or `password:`) line above the command hid it; what follows the command's
+    line is its text, without those lines (a press relays none of them)."""
+    status = mail("tony@example.org", f"{pw(campaign, 'tony')}campaign: Spies\n\nstatus\n", subject="hi", message_id="<e1@x>")
+    press = mail("david@example.org", f"campaign: Spies\n{pw(campaign, 'david')}press Tony\nShall we guard 10?\n", subject="hi", message_id="<e2@x>")
+    entries = run(campaign, tmp_path, status, press)
+    assert [(e.status, e.found) for e in entries] == [("answered", "the command 'status' in the first line"),
+                                                      ("answered", "the command 'press' in the first line")]
+    relayed = outbox(campaign)["turn-001/press-00002-tony.eml"].get_content()
+    assert "Shall we guard 10?" in relayed and "campaign:" not in relayed and "password" not in relayed
+
+
 def test_an_order_submission_under_subject_orders_is_still_filed(campaign: Path, tmp_path: Path) -> None:
     entries = run(campaign, tmp_path, mail("tony@example.org", attachment=order_text(campaign, "tony", []), subject="orders", message_id="<o@x>"))
     assert [e.status for e in entries] == ["filed"]
@@ -117,6 +129,20 @@ def test_answers_go_to_the_registered_address_only(campaign: Path, tmp_path: Pat
     for message in sent.values():
         for secret in passwords(campaign).values():
             assert secret not in message.as_string()
+
+
+def test_a_missing_or_wrong_password_is_answered_with_how_to_get_it_again(campaign: Path, tmp_path: Path) -> None:
+    """Trial 3: Bram wrote "I lost the mail with my password, can you resend it?" and heard only that the
+    password is needed. There is no command that mails it (a forged sender would get it): the answer
+    points to the welcome mail and to the GM, by address."""
+    lost = mail("david@example.org", "Off skiing! I lost the mail with my password, can you resend it?\n",
+                subject="absence 2026-12-07 2026-12-09", message_id="<l1@x>")
+    wrong = mail("tony@example.org", attachment=order_text(campaign, "tony", [], password="guess"), message_id="<l2@x>")
+    entries = run(campaign, tmp_path, lost, wrong)
+    assert [e.status for e in entries] == ["answered", "rejected"]
+    for name in ("turn-001/reply-00001.eml", "turn-001/ack-00002.eml"):
+        text = " ".join(outbox(campaign)[name].get_content().split())
+        assert "Lost your password? It is in the judge's welcome mail to you" in text and "write to GM <gm@example.org>" in text, (name, text)
 
 
 def test_without_passwords_the_registered_address_is_the_proof(tmp_path: Path) -> None:

@@ -267,6 +267,24 @@ def test_takeover_of_a_vacant_seat_and_a_join_after_the_start(tmp_path: Path, ca
     assert code == 0, out
 
 
+def test_join_and_takeover_without_a_name_show_the_from_headers_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: `takeover dev` from "Quinn Lee <quinn@new.example>" got the display name `quinn`. A join or a
+    takeover that gives no name is shown by the From header's name (a name it cannot have is not a refusal)."""
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))  # off the waiting list
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    append_mbox(box, mail("bob@example.org", f"resign\npassword: {old['bob']}", n=12))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert "seat cat vacant from turn 1" in out and "seat bob vacant from turn 1" in out, out
+    append_mbox(box, mail("Quinn Lee <quinn@new.example>", "takeover cat", n=13))
+    append_mbox(box, mail("Ann <rex@new.example>", "takeover bob", n=14))  # Ann is another seat's name: the address's
+    append_mbox(box, mail("Gil Moss <gil@new.example>", "join", n=15))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "seat cat taken by Quinn Lee <quinn@new.example>" in out and "seat bob taken by rex <rex@new.example>" in out, out
+    assert Campaign.open(root).config["signup"]["waiting"] == [{"id": "gil", "name": "Gil Moss", "email": "gil@new.example"}]
+
+
 def test_a_player_who_resigns_before_playing_keeps_their_mail_and_is_known_after_a_takeover(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The seat's holder who leaves before their first turn is kept in its history (to = from - 1): the reply
     to their resignation, still unsent when the seat is taken over, stays addressed to them (it once went to

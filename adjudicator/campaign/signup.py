@@ -180,8 +180,23 @@ class Joined:
     """This join took the last seat."""
 
 
-def join(root: Path, address: str, name: str = "") -> Joined:
-    """Seat `address` (or put it on the waiting list); the caller holds the campaign lock."""
+def shown_as(name: str, signed: str, fallback: str, seat: str, others: list[dict[str, Any]]) -> str:
+    """The display name of a seat taken by mail, one rule for `join` and `takeover`: the name the command
+    gives (refused in words when it cannot be one), else the name the From header signs with (`Quinn Lee
+    <quinn@new.example>`) when it can be one, else `fallback`."""
+    if name.strip():
+        return display_name(name, seat, others)
+    if signed.strip() and "@" not in signed:  # a From name that is an address would show it to every player
+        try:
+            return display_name(signed, seat, others)
+        except CampaignError:
+            pass  # a From name that cannot be a seat's (taken, reserved, not plain text) is no refusal: it was not asked for
+    return display_name(fallback, seat, others)
+
+
+def join(root: Path, address: str, name: str = "", signed: str = "") -> Joined:
+    """Seat `address` (or put it on the waiting list); the caller holds the campaign lock. `signed`: the
+    From header's name (shown_as)."""
     campaign = Campaign.open(root)
     running = not is_open(campaign)
     if running and (KEY not in campaign.config or campaign.over):
@@ -199,7 +214,7 @@ def join(root: Path, address: str, name: str = "") -> Joined:
     wanted = " ".join(name.split())[:80] or local_part(address)
     seat = seat_id(wanted, _taken_ids(campaign, signup))
     others = [*signup.players, *signup.waiting]
-    display = display_name(name if name.strip() else seat, seat, others)  # a hostile or taken name is refused in words
+    display = shown_as(name, signed, seat, seat, others)  # a hostile or taken name is refused in words
     entry: dict[str, Any] = {"id": seat, "name": display, "email": bare(address)}
     if not signup.full and not running:
         if campaign.uses_passwords:
@@ -410,7 +425,7 @@ class Takeover:
     """judge: takeover: gm: the request only tells the GM, who runs pbem replace."""
 
 
-def takeover(root: Path, address: str, seat: str, name: str = "") -> Takeover:
+def takeover(root: Path, address: str, seat: str, name: str = "", signed: str = "") -> Takeover:
     """`takeover SEAT` from an address not seated there: recorded in `signup: takeovers:` for the judge's
     tick (judge/seats.py hands the seat over); refused in words when the seat is not open. The caller holds the lock."""
     from .standins import ABANDONED, due
@@ -440,6 +455,6 @@ def takeover(root: Path, address: str, seat: str, name: str = "") -> Takeover:
             return Takeover(seat, gm=False)  # asked again: nothing changes
         raise SignupError(f"someone else asked first to take over the seat {seat}")
     others = [p for p in campaign.players if p["id"] != seat]
-    display = display_name(name if name.strip() else local_part(address), seat, others)
+    display = shown_as(name, signed, local_part(address), seat, others)
     write_config(campaign, {KEY: {**section, "takeovers": [*requests, {"seat": seat, "name": display, "email": bare(address)}]}})
     return Takeover(seat, gm=False)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.words import plural
 from .console import Failure, console
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from ..mail.fetch import inbox_dir
     from ..mail.inbox import NotASource, check_source
     from ..mail.ingest import ingest
-    from ..mail.route import route
+    from ..mail.route import answer, route
 
     now = clock.now()
     if args.sources is None:
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
             check_source(source)
         routed = route(dirs, sources, now)  # read once; each message stored in the mail/inbox/ of the one it is for
         print(" ".join(routed.line.split()), flush=True)
+        answer(dirs, routed.answering)  # pbem ingest seats nobody: the replies need not wait for the campaigns
         for root in dirs:
             console().print(f"{root}:", markup=False)
             box = inbox_dir(root)
@@ -97,6 +99,6 @@ def _show(result: IngestResult) -> None:
     rejected = sum(e.status == "rejected" for e in result.entries)
     answered = sum(e.status == "answered" for e in result.entries)
     own = sum(e.status == "own" for e in result.entries)
-    commands = f", {answered} commands answered" if answered else ""
+    commands = f", {plural(answered, 'command')} answered" if answered else ""
     skipped = f", {own} of the judge's own skipped" if own else ""
-    out.print(f"{len(result.entries) - own} new messages ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")
+    out.print(f"{plural(len(result.entries) - own, 'new message')} ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")

@@ -77,6 +77,16 @@ _REPLY_CUT = re.compile(
     r"^(-- |--\s*$|-{3,}\s*(?:Original|Forwarded) Message\s*-{3,}|Begin forwarded message:\s*$|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
     re.IGNORECASE,
 )
+_CLIENT_SIGNATURE = re.compile(
+    r"^[ \t]*(?:sent from my|sent from|sent with|sent via|get outlook|von meinem|gesendet von meinem|envoy[ée] de(?:puis)? mon|"
+    r"inviato da(?:l mio)?|enviado desde mi|enviado do meu|verstuurd vanaf mijn|skickat från min|wysłane z(?: mojego)?)"
+    r"[ \t].{0,50}?\b(?:iphone|ipad|phone|android|outlook|mail|mobile|samsung|galaxy|blackberry|smartphone|handy|pixel|huawei|"
+    r"xiaomi|yahoo|proton\w*|gmail|windows|ios|gerät|appareil)\b.{0,30}$",
+    re.IGNORECASE,
+)
+"""The line a phone or a mail program puts under what the player wrote ("Sent from my iPhone", "Get Outlook
+for Android", "Sent from Mail for Windows", "Von meinem iPhone gesendet", "Envoyé de mon iPhone"): a
+signature without the `-- ` marker, cut with everything below it as a signature is."""
 
 
 @dataclass
@@ -735,7 +745,7 @@ def _end_of_own_text(lines: list[str]) -> int:
             following = next((later for later in lines[index + 1 :] if later.strip()), "")
             if not following.lstrip().startswith(">"):
                 return index
-        elif _REPLY_CUT.match(line) or _outlook_block(lines, index):
+        elif _REPLY_CUT.match(line) or _CLIENT_SIGNATURE.match(line) or _outlook_block(lines, index):
             return index
     return len(lines)
 

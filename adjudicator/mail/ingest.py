@@ -56,8 +56,9 @@ from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant, read_view_orders
 from ..common import atomic, ordertext, yamlsafe
+from ..common.words import plural
 from ..publish.render import Renderer
-from . import answers, commands, compose, inbox
+from . import answers, commands, compose, envelope, inbox
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -489,7 +490,6 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     return _accept(ctx, decision, incoming, found, sub, label, address, asked)
 
 
-_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
 MAX_SENTENCES = 30
 
@@ -506,9 +506,9 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocu
         return None
     password, lines = None, []
     for line in commands.own_text(message).split("\n"):
-        if match := _PASSWORD_LINE.match(line):
+        if match := envelope.PASSWORD_LINE.match(line):
             password = match[1].strip().strip('"\u201c\u201d')
-        elif line.strip():
+        elif line.strip() and not envelope.is_envelope(line):  # `campaign:` named the game, `player:` the seat
             lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
     if not lines or len(lines) > MAX_SENTENCES:
         return None
@@ -673,6 +673,7 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | Non
     if "password:" in entry.reason:  # the From line proves nothing: this may be a forgery of the seat's own address
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
+        lines.append(commands.lost_password(campaign))
     if fix and not ctx.over:
         lines += fix
     elif not ctx.over:
@@ -734,7 +735,7 @@ def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult
         except atomic.Busy:
             if run.first:
                 raise
-            run.notes.append(f"the campaign stayed busy; the mail after the first {len(run.handled) + run.skipped} messages waits for the next ingest")
+            run.notes.append(f"the campaign stayed busy; the mail after the first {plural(len(run.handled) + run.skipped, 'message')} waits for the next ingest")
             break
         run.first = False
         if done:
