@@ -500,3 +500,20 @@ def test_a_which_game_reply_a_kill_left_unbuilt_is_built_by_the_next_run(tmp_pat
     assert code == 0 and list(replies(kids)) == ["bob@example.net"], out
     before = outbox(kids)
     assert tick(capsys, kids, league, now="2026-12-02T12:10+00:00")[0] == 0 and outbox(kids) == before
+
+
+def test_the_which_game_and_list_replies_go_out_in_the_run_that_built_them(tmp_path: Path, capsys: pytest.CaptureFixture[str], smtp: tuple[Any, str]) -> None:
+    """Built after the ticks (above), they were sent only with the next run's tick: an hour later under an
+    hourly cron, for a newcomer waiting to learn which game to name."""
+    box, address = smtp
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0
+    append_mbox(mbox, mail("cy@example.net", "hello", "list\n"))
+    code = main(["run", str(kids), str(league), "--now", "2026-12-02T12:00+00:00", "--send", "--smtp", address])
+    out = "".join(capsys.readouterr())
+    assert code == 0 and f"{kids}: 1 reply of the shared address sent" in out, out
+    assert [rcpt for rcpt, message in box.received if "cy@example.net" in rcpt] == [["cy@example.net"]], box.received
+    code = main(["run", str(kids), str(league), "--now", "2026-12-02T12:05+00:00", "--send", "--smtp", address])
+    assert code == 0 and len([1 for rcpt, _ in box.received if "cy@example.net" in rcpt]) == 1, "sent once"

@@ -308,6 +308,26 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
     return None
 
 
+def send_answers(homes: list[Path], smtp: deliver.Smtp, now: dt.datetime) -> list[tuple[str, bool]]:
+    """After the run's ticks: send the replies a shared address's routing built then (judge/shared.py's
+    `answer_routed`: a `list` or which-game reply counts the seats the same ticks' joins took) from the
+    campaign that keeps them, in this run, not an hour later with its next tick. Each line, and whether
+    it is a failure."""
+    lines = []
+    for home in dict.fromkeys(homes):
+        sent = Tick(home)
+        try:
+            with atomic.locked(home, JUDGE_LOCK, "another pbem run"):
+                why = _send(home, smtp, now, sent)
+        except atomic.Busy as exc:
+            why = f"{exc}; they go with its next tick"
+        if why:
+            lines.append((f"{home}: replies of the shared address: {why}", True))
+        elif sent.sent:
+            lines.append((f"{home}: {plural(sent.sent, 'reply', 'replies')} of the shared address sent", False))
+    return lines
+
+
 def tick(root: Path | str, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset(),
          records: quiet.Records | None = None) -> Tick:
     """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
