@@ -487,7 +487,9 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
         # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
-        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'")):
+        # A command nobody could be proved to have sent is told too: its sender may be a player writing from
+        # another address, who got no answer (design 12: nothing goes to an address no seat has).
+        if entry.status == "answered" and (entry.found.startswith(("the command 'absence'", "the command 'resign'")) or entry.reason.startswith("not answered")):
             facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}{_former_holder(campaign, entry.sender)}")
