@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str]:
 
 def mail(sender: str, first_line: str, subject: str = "hello", n: int = 0) -> bytes:
     return (
-        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <m{n}.{abs(hash(first_line))}@x>\n"
+        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <m{n}.{hashlib.sha256(first_line.encode()).hexdigest()[:12]}@x>\n"
         "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n"
         f"Date: Tue, 01 Dec 2026 10:00:00 +0000\n\n{first_line}\n"
     ).encode()
