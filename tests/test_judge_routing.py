@@ -279,6 +279,9 @@ def signing_up_by_the_shared_address(tmp_path: Path, capsys: pytest.CaptureFixtu
     answered = replies(kids)  # kids (first by folder) keeps the record and answers the list
     assert sorted(answered) == ["ann@example.net", "bob@example.net"]
     listing = answered["ann@example.net"]
+    subjects = {str(m["To"]): str(m["Subject"]) for m in (email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(),
+                                                                                   policy=email.policy.default) for name in outbox(kids) if "route-" in name)}
+    assert subjects["ann@example.net"] == "Re: list please", subjects  # trial 2 item 3: it reads as the reply it is
     assert "[league]  league (Sid's Secrets): signing up, 0 of 3 seats taken" in listing, listing
     assert "[kids]  kids (Sid's Secrets): running, turn 1 due Tuesday 8 December 2026, 20:00 CET" in listing, listing
     assert "@" not in listing and "@" not in answered["bob@example.net"].split("Your message:")[0]  # no player's address

@@ -327,6 +327,19 @@ def text_header(value: str) -> str:
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+_RE = re.compile(r"re\s*:", re.IGNORECASE)
+
+
+def re_subject(theirs: str, otherwise: str) -> str:
+    """The Subject of an answer to a stranger's mail (sign-up, `list`): `Re: <their Subject>`, so that it reads
+    as the reply it is, with one `Re:` however often the thread went back and forth (RFC 5322 3.6.5);
+    `otherwise` when their mail had no Subject. Their text is made one line (it goes into a header)."""
+    theirs = " ".join(_CONTROL.sub(" ", theirs).split())[:200]
+    if not theirs:
+        return otherwise
+    return theirs if _RE.match(theirs) else f"Re: {theirs}"
+
+
 def reply_subject(campaign: Campaign, pending: int, over: bool, what: str) -> str:
     """`[NAME] turn N: what`; once the game is over, `[NAME] what`: no message names a turn that will never be."""
     return f"[{campaign.config.get('name')}] " + ("" if over else f"turn {pending}: ") + what

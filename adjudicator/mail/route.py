@@ -393,7 +393,7 @@ def _reply(message: Any, digest: str, kind: str, could_be: list[Candidate], aske
     subject = inbox.header(message, "Subject")
     if kind == "list":
         body = listing([Campaign.open(c.root) for c in could_be])
-        about = "the campaigns of this judge"
+        about = compose.re_subject(subject, "the campaigns of this judge")
     else:
         body = "\n".join([
             "Your message reached a judge address that serves several games, and it could be for any of these:",
