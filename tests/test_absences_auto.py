@@ -129,3 +129,16 @@ def test_an_acknowledgement_tells_the_deadline_and_the_missing_as_the_tick_leave
     before = outbox(root)
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")  # again: nothing rebuilt, nothing new
     assert code == 0 and outbox(root) == before, out
+
+
+def test_pbem_ingest_tells_the_missing_as_a_resignation_later_in_the_mail_leaves_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 2 item 2, by `pbem ingest` alone: Tony's acknowledgement, written before David's resignation in the
+    same mail, named David as missing although the stand-in plays his seat from that resignation on."""
+    root = campaign(tmp_path)
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, orders("tony", 1, "Tue, 01 Dec 2026 09:00:00 +0000"))
+    append_mbox(mbox, command("david", "resign", 1))
+    code, out = pbem(capsys, "ingest", root, mbox)
+    assert code == 0 and "1 filed" in out, out
+    body = read(root, "turn-001/ack-00001.eml").get_body(("plain",)).get_content()
+    assert "Still missing for turn 1: María." in body, body

@@ -2,8 +2,9 @@
 
     1. fetch    IMAP mailboxes into mail/inbox/ (mail/fetch.py)
     2. ingest   every source whose files changed since the last tick (mail/ingest.py); then
-                resigned seats handed on and granted absences applied, and the tick's unsent
-                acknowledgements built again, so they say what holds after those steps
+                resigned seats handed on and granted absences applied; after mail holding a
+                resignation or an absence request, the tick's unsent acknowledgements built
+                again, so that they say what holds after those steps (mail/ingest.py's refresh)
     3. decide   adjudicate early (every due player has an accepted file, `judge: early:`),
                 or with NMRs once the deadline plus `judge: grace:` has passed; else wait
     4. mail     the welcome (first tick), the new turn's reports, a reminder at each offset,

@@ -152,7 +152,7 @@ def guide_reply(desk: Desk, seat: str, report: str | None) -> str:
              f"- Send the whole form, from the line  player: {seat}  on. Lines starting with # are ignored.",
              ]
     if uses_passwords:
-        lines.append('- Keep the line  password: "..."  with your seat\'s password (from your welcome mail): every mail needs it.')
+        lines.append('- Write your seat\'s password (from your welcome mail) in the line  password: "..."  of every mail.')
     lines += ["- You may send orders again before the deadline: the newest mail counts. Every order mail is",
               "  answered with your orders as the judge reads them, and what replaces an order that does nothing.",
               "- No form at hand? Write your orders as plain sentences, one to a line, from the address the",

@@ -598,8 +598,13 @@ def refresh(root: Path, result: IngestResult, now: dt.datetime) -> list[str]:
     A tick grants absences and hands resigned seats on after the mail is read (judge/run.py): an
     acknowledgement must give the deadline and the seats still missing as they hold after those steps,
     not before (trial 2). Same file name: the message is replaced, never sent twice; one already handed
-    to the server stays as it went. The outbox names rewritten."""
-    if not result.acknowledgements:
+    to the server stays as it went. The outbox names rewritten.
+
+    Only a run that read a resignation or an absence request builds them again: without one, what an
+    acknowledgement says is what held when its message was read, as a run killed and run again also
+    leaves it (the crash tests compare both). A kill between the run and this step leaves those of
+    such a run as they were written: stale, never lost or sent twice."""
+    if not result.acknowledgements or not any(_changes_the_turn(entry) for entry in result.entries):
         return []
     campaign = prepare(root)
     turn = read_pending(campaign)
@@ -845,6 +850,12 @@ class _Run:
             return True
         finally:
             self.stamp = _stamp(self.root)
+
+
+def _changes_the_turn(entry: Entry) -> bool:
+    """Whether the message was a command after which an acknowledgement may say other things: a resignation
+    (the stand-in or a waiting player takes the seat) or an absence request (granted, it may move the deadline)."""
+    return entry.status == "answered" and entry.found.startswith(("the command 'resign'", "the command 'absence'"))
 
 
 def _resigned(entry: Entry) -> bool:
