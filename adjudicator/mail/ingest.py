@@ -592,35 +592,35 @@ class Acknowledge:
         return _acknowledgement(ctx, entry or replace(self.entry, notes=[]), self.sub, self.address, self.replaced, self.asked)
 
 
-def refresh(root: Path, result: IngestResult, now: dt.datetime) -> list[str]:
+def refresh(root: Path, result: IngestResult, now: dt.datetime) -> None:
     """Build again, from the pending turn as it now stands, each acknowledgement `result`'s run wrote
     that is not yet given to the server, and write those whose words changed (the caller holds the lock).
     A tick grants absences and hands resigned seats on after the mail is read (judge/run.py): an
     acknowledgement must give the deadline and the seats still missing as they hold after those steps,
     not before (trial 2). Same file name: the message is replaced, never sent twice; one already handed
-    to the server stays as it went. The outbox names rewritten.
+    to the server stays as it went.
 
     Only a run that read a resignation or an absence request builds them again: without one, what an
     acknowledgement says is what held when its message was read, as a run killed and run again also
     leaves it (the crash tests compare both). A kill between the run and this step leaves those of
     such a run as they were written: stale, never lost or sent twice."""
     if not result.acknowledgements or not any(_changes_the_turn(entry) for entry in result.entries):
-        return []
+        return
     campaign = prepare(root)
     turn = read_pending(campaign)
     given = {e["message_id"] for e in deliver.sent_log(root)}
-    written = []
     for acknowledge in result.acknowledgements:
         if acknowledge.entry.turn != turn.number:
             continue  # its turn was adjudicated since: never sent (deliver.outdated), the report tells instead
-        files, _ = acknowledge.build(_Context(turn, _Book([]), now))
+        try:
+            files, _ = acknowledge.build(_Context(turn, _Book([]), now))
+        except Exception:  # noqa: BLE001 - it was built once: those words stand rather than stop the tick
+            continue
         for name, data in files.items():
             path = root / name
             if not path.is_file() or path.read_bytes() == data or inbox.message_id(inbox.parse(path.read_bytes())) in given:
                 continue
             atomic.write_file(path, data)
-            written.append(name)
-    return written
 
 
 # -- replies ---------------------------------------------------------------------------
