@@ -82,6 +82,23 @@ def test_each_message_goes_to_one_campaign_by_the_rules_in_order(tmp_path: Path,
     assert {root: (filed(root), outbox(root)) for root in (spies, kids)} == before  # nothing twice, no reply twice
 
 
+@pytest.mark.parametrize("names", [("Müller", "Möller"), ("Шпионы", "Волки")])
+def test_a_reply_goes_to_its_campaign_whatever_letters_the_names_are_written_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]) -> None:
+    """Trial 2 item 6: the campaign part of the judge's Message-IDs dropped non-ASCII letters, so `Müller`
+    and `Möller` (or two names in Cyrillic) minted the same one, and a reply to either, from a player of
+    both, was answered with the list of campaigns instead of being filed where it belonged."""
+    spies, kids, mbox = shared(tmp_path)
+    for root, name in zip((spies, kids), names):
+        edit(root, lambda c, name=name: c.update(name=name))
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0  # the welcomes
+    welcome = email.message_from_bytes((kids / "mail" / "outbox" / "turn-000" / "welcome-tony.eml").read_bytes(), policy=email.policy.default)
+    append_mbox(mbox, mail("tony@example.org", "Re: welcome", "player: tony\nturn: 1\norders: []\n", In_Reply_To=str(welcome["Message-ID"])))
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert filed(kids) == [("tony@example.org", "filed")] and filed(spies) == [], out
+
+
 def test_a_campaign_that_is_over_never_takes_another_campaigns_mail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 24 item 3: the finished spies took a Hide the Kids! player's orders and answered 'the game is over'."""
     from adjudicator.campaign.adjudicate import adjudicate
@@ -262,6 +279,9 @@ def signing_up_by_the_shared_address(tmp_path: Path, capsys: pytest.CaptureFixtu
     answered = replies(kids)  # kids (first by folder) keeps the record and answers the list
     assert sorted(answered) == ["ann@example.net", "bob@example.net"]
     listing = answered["ann@example.net"]
+    subjects = {str(m["To"]): str(m["Subject"]) for m in (email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(),
+                                                                                   policy=email.policy.default) for name in outbox(kids) if "route-" in name)}
+    assert subjects["ann@example.net"] == "Re: list please", subjects  # trial 2 item 3: it reads as the reply it is
     assert "[league]  league (Sid's Secrets): signing up, 0 of 3 seats taken" in listing, listing
     assert "[kids]  kids (Sid's Secrets): running, turn 1 due Tuesday 8 December 2026, 20:00 CET" in listing, listing
     assert "@" not in listing and "@" not in answered["bob@example.net"].split("Your message:")[0]  # no player's address

@@ -28,7 +28,6 @@ import datetime as dt
 import email.utils
 import os
 import shutil
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from typing import Any
 from ..common import atomic
 from ..common.address import address_problem
 from ..common.rng import commitment
+from ..common.spelling import plain_ascii
 from ..publish.render import Renderer
 from . import auth
 from .folder import (
@@ -123,21 +123,12 @@ def _taken_ids(campaign: Campaign, signup: Signup) -> set[str]:
     return ids
 
 
-_LATIN_LETTERS = str.maketrans({
-    "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ı": "i",
-    "ħ": "h", "ŧ": "t", "ĸ": "k", "ŋ": "ng", "ƒ": "f", "ə": "e", "ɨ": "i",
-})
-"""Lower-case Latin letters that are letters of their own, not a letter with a mark, so that NFKD
-leaves nothing of them in ASCII (Łukasz would become `ukasz`): written as their languages spell them
-in ASCII."""
-
-
 def seat_id(wanted: str, taken: set[str]) -> str:
     """A valid player id made from a name or an address's local part, unique among `taken`:
     accents dropped and letters such as ł, ø, ß, æ written in ASCII (l, o, ss, ae), anything but
     letters and digits made `-`, a leading letter ensured, 40 characters at most, never a reserved
     word; `-2`, `-3`... when taken."""
-    text = unicodedata.normalize("NFKD", wanted).lower().translate(_LATIN_LETTERS).encode("ascii", "ignore").decode("ascii")
+    text = plain_ascii(wanted)
     slug = "".join(c if c.isalnum() else "-" for c in text)
     slug = "-".join(part for part in slug.split("-") if part)
     if not slug or not slug[0].isalpha():

@@ -306,7 +306,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     if command.word == "help":
         body = answers.help_reply(desk, seat)
     elif command.word == "guide":
-        body = answers.guide_reply(desk)
+        body = answers.guide_reply(desk, seat, _report(desk.campaign, seat, desk.pending - 1))
     elif command.word == "status":
         body = answers.status_reply(desk, seat)
     elif command.word == "orders":

@@ -422,7 +422,7 @@ def _reply(line: dict[str, Any], could_be: list[Candidate], asked: Candidate) ->
     parent, references, subject = told["in_reply_to"], told["references"], told["subject"]
     if kind == "list":
         body = listing([Campaign.open(c.root) for c in could_be])
-        about = "the campaigns of this judge"
+        about = compose.re_subject(subject, "the campaigns of this judge")
     else:
         body = "\n".join([
             "Your message reached a judge address that serves several games, and it could be for any of these:",

@@ -287,7 +287,7 @@ def _answer(campaign: Campaign, seq: int, message: Any, address: str, what: str,
     parent, references = inbox.thread_ids(message)
     try:
         reply = compose.make_message(
-            campaign, kind="ack", turn=0, to=[("", address)], subject=f"[{campaign.config.get('name')}] {what}",
+            campaign, kind="ack", turn=0, to=[("", address)], subject=compose.re_subject(inbox.header(message, "Subject"), f"[{campaign.config.get('name')}] {what}"),
             body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:
