@@ -349,7 +349,7 @@ def test_a_command_in_the_subject_does_not_swallow_the_orders_in_the_body(campai
     [reply] = outbox(campaign).values()
     body = reply.get_content()
     assert "These orders are filed for turn 1." in body and "SID 1 tries to steal David's secret 8" in body
-    assert "Your Subject also asked 'status'" in body and "Your orders for turn 1: filed, 1 order" in body
+    assert "Your Subject also asked 'status'" in body and "Your orders for turn 1: filed, 1 order." in body
     assert "none filed" not in body and "and your status" in str(reply["Subject"])
 
 

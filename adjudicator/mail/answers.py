@@ -19,6 +19,7 @@ from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending, standing
 from ..campaign.pipeline import Submission
 from ..common.resources import resource_path
+from ..common.words import plural
 from ..publish.render import Renderer
 from . import press
 
@@ -202,7 +203,7 @@ def status_reply(desk: Desk, seat: str) -> str:
             lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
         else:
             void = f", {len(sub.void)} of them void" if sub.void else ""
-            lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
+            lines.append(f"Your orders for turn {desk.pending}: filed, {plural(len(sub.readings), 'order')}{void}.")
     current = desk.turn.absences_not_over(desk.now)  # past absences are no news
     if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
         current = [a for a in current if a.seat == seat]
