@@ -67,7 +67,8 @@ def _turn_of(view: dict[str, Any], last: dict[str, Any]) -> dict[str, tuple[str,
     where = view["where"]
     said = {kid: ("this turn: caught at the growl, not hidden in time", "mark") for kid in last.get("not_hidden", [])}
     said.update({kid: (f"this turn: found {where[lift['furniture']]}", "mark") for lift in last["lifts"] for kid in lift["found"]})
-    said.update({e["kid"]: (f"this turn: came out from {where[e['furniture']]}", "good") for e in last["escaped"]})
+    # "from inside the cupboard", as the reports say it (templates/hidekids/_events.j2), not "from in the"
+    said.update({e["kid"]: (f"this turn: came out from {where[e['furniture']].replace('in the', 'inside the', 1)}", "good") for e in last["escaped"]})
     return said
 
 
