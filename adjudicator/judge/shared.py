@@ -148,8 +148,10 @@ def route_shared(roots: list[str], now: dt.datetime, records: quiet.Records) -> 
         except (fetch.FetchError, CampaignError, OSError, ValueError, atomic.Busy) as exc:
             result.failed = True
             line, sharing = f"{key}: not routed ({' '.join(str(exc).split())}); its mail waits in it for the next tick", members
+        alone = frozenset({key})  # one set for the members of one source (most share only it): each quiet check reads it
         for root in sharing:
-            result.routed[root] = result.routed.get(root, frozenset()) | {key}
+            had = result.routed.get(root)
+            result.routed[root] = alone if had is None else had | alone
         absent = [root for root in sharing if root not in named]
         if line and absent:
             line += (f"; note: {', '.join(map(str, absent))} {'shares' if len(absent) == 1 else 'share'} this source and "
