@@ -248,14 +248,13 @@ class Records:
                     _answer(name, {**group.common, **fields}, group.home)
             self._homes[name] = answer[1]
             for home in answer[1].values():  # the home of each shared source keeps its members' records
-                self._group(home)
+                if home not in self._groups:
+                    self._group(home)
             return answer
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def _group(self, home: str) -> None:
-        if home in self._groups:
-            return
         self._groups[home] = None
         try:
             found = _load(f"{home}/{FOLDER}/{GROUP_FILE}")
@@ -266,11 +265,8 @@ class Records:
                 group.inbox = _answer(home, group.common, home)  # the keys are no member's own folder: one answer for all
             parent = os.path.dirname(home)
             entries = {}
-            for relative, (signature, fields) in found["members"].items():
-                if not (isinstance(signature, str) and isinstance(fields, dict)):
-                    return
-                name = joined(home, parent, relative)
-                entries[name] = [signature, fields, group]  # also the home's, read already: kept if it stands
+            for relative, (signature, fields) in found["members"].items():  # (one of another shape never stands)
+                entries[joined(home, parent, relative)] = [signature, fields, group]  # also the home's, read already: kept if it stands
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return  # none yet, or damaged: each member reads its own, and the run writes it anew
         group.members = set(entries)

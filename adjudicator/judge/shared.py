@@ -119,14 +119,17 @@ def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
     readers: dict[str, list[str]] = {}
     named: dict[str, set[str]] = {}
     pointed: dict[str, set[str]] = {}
-    for root in roots:
+    for root in roots:  # (no setdefault: it would make a list and a set per campaign, a thousand of them sharing one source)
         keys, homes = _known(root, records)
         base = os.path.abspath(root)
         for key in keys:
-            readers.setdefault(key, []).append(root)
-            named.setdefault(key, set()).add(base)
+            if key in readers:
+                readers[key].append(root)
+                named[key].add(base)
+            else:
+                readers[key], named[key], pointed[key] = [root], {base}, set()
             if key in homes:  # the same folder for every member: read once below
-                pointed.setdefault(key, set()).add(homes[key])
+                pointed[key].add(homes[key])
     for key, folders in sorted(pointed.items()):  # campaigns recorded sharing the source that this run does not name
         for folder in sorted({os.path.abspath(home) for home in folders}):
             parent = os.path.dirname(folder)
