@@ -1,25 +1,29 @@
 """A quiet campaign costs a tick a few `stat` calls: what the judge looked at, and until when nothing is due.
 
     CAMPAIGN/.judge/quiet.json   written by a tick that found nothing to do: the size, time and
-                                 inode of what it looked at, the mail sources as ingested, and
-                                 the next moment something falls due (a deadline plus grace, a
-                                 reminder time)
+                                 inode of what it looked at (one packed string, looks()), the
+                                 mail sources as ingested, and the next moment something falls
+                                 due (a deadline plus grace, a reminder time)
 
     HOME/.judge/quiet-group.json at the home of a shared inbox (judge/shared.py's pointers), written
-                                 at the end of a run: a copy of each member's quiet.json with that
-                                 file's stamp, the fields all members share once ("common")
+                                 at the end of a run: for each member, the stamp of its quiet.json
+                                 joined to the stamps that file holds, and the fields of its record
+                                 that are its own; the fields all members share once ("common")
 
 The next tick compares those with a `stat` each and, when nothing moved and that moment has not
 come, has nothing to do without opening the campaign. Anything a person or another command
 does shows in what is compared: mail in a source (its size and time), campaign.yaml edited
 (`pbem deadline`, a new address), an order file saved by hand (the pending orders folder), a
 turn adjudicated by hand (the campaign folder's entries), mail built by hand (the outbox's
-folders). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
+folders), mail routed to a campaign sharing an inbox (its mail/inbox/new/, the router's, also
+from a run it is not in). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
 
-A thousand campaigns sharing one inbox are ticked from one read of the group's file (class Records);
-each copy stands only while its member's own file has the stamp copied, so the member's file stays the
-one authority (a campaign ticked alone, `forget` by other commands) and a run killed between writing a
-member's record and the group's file leaves a copy that does not stand.
+A thousand campaigns sharing one inbox are ticked from one read of the group's file (class Records):
+what their records hold alike (the moment something falls due, the paths looked at, the sources routed)
+is checked once per run, and each member costs its stats and one string comparison. Each copy stands
+only while its member's own file has the stamp copied, so the member's file stays the one authority
+(a campaign ticked alone, `forget` by other commands) and a run killed between writing a member's
+record and the group's file leaves a copy that does not stand.
 
 Both are caches, dot-named like the lock: deleting them changes nothing but the next tick's speed.
 """
