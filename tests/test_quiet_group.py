@@ -187,3 +187,20 @@ def test_a_tick_killed_between_its_writes_leaves_no_record_that_hides_work(tmp_p
 
     expected = ends_as_uninterrupted(run, fresh, state)
     assert any(name.startswith("b/turn-001/orders/") for name in expected) and any(name.startswith("c/turn-001/orders/") for name in expected)
+
+
+def test_stamps_of_files_dated_before_1970_or_after_2262_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stamps are packed as 64-bit numbers; a time outside them (a file touched to 1960 or 2300 by hand) is
+    written out instead: the tick neither fails nor stops noticing that campaign.yaml's time moved."""
+    from adjudicator.judge import quiet
+
+    a, b, c = group(tmp_path, capsys)
+    settings = b / "campaign.yaml"
+    seen, recorded = [], []
+    for seconds in (-10**9, 10**10, 10**10 + 1):  # 1938, 2286, and one second later
+        os.utime(settings, (seconds, seconds))
+        seen.append(quiet.stamps(b, ["campaign.yaml", ""]))
+        assert quiet.stamps(b, ["campaign.yaml", ""]) == seen[-1]
+        assert set(tick(capsys, a, b, c, now=f"2026-12-01T12:{15 + 5 * len(seen)}+00:00").values()) == {"nothing to do"}
+        recorded.append(json.loads((b / ".judge" / "quiet.json").read_bytes())["stamps"])  # looked, and recorded anew
+    assert len(set(seen)) == len(set(recorded)) == 3
