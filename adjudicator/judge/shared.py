@@ -146,14 +146,17 @@ def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
     readers: dict[str, list[str]] = {}
     named: dict[str, set[str]] = {}
     pointed: dict[str, set[str]] = {}
-    for root in roots:
+    for root in roots:  # (no setdefault: it would make a list and a set per campaign, a thousand of them sharing one source)
         keys, homes = _known(root, records)
         base = os.path.abspath(root)
         for key in keys:
-            readers.setdefault(key, []).append(root)
-            named.setdefault(key, set()).add(base)
+            if key in readers:
+                readers[key].append(root)
+                named[key].add(base)
+            else:
+                readers[key], named[key], pointed[key] = [root], {base}, set()
             if key in homes:  # the same folder for every member: read once below
-                pointed.setdefault(key, set()).add(homes[key])
+                pointed[key].add(homes[key])
     for key, folders in sorted(pointed.items()):  # campaigns recorded sharing the source that this run does not name
         for folder in sorted({os.path.abspath(home) for home in folders}):
             parent = os.path.dirname(folder)
@@ -175,8 +178,10 @@ def route_shared(roots: list[str], now: dt.datetime, records: quiet.Records) -> 
         except (fetch.FetchError, CampaignError, OSError, ValueError, atomic.Busy) as exc:
             result.failed = True
             line, sharing = f"{key}: not routed ({' '.join(str(exc).split())}); its mail waits in it for the next tick", members
+        alone = frozenset({key})  # one set for the members of one source (most share only it): each quiet check reads it
         for root in sharing:
-            result.routed[root] = result.routed.get(root, frozenset()) | {key}
+            had = result.routed.get(root)
+            result.routed[root] = alone if had is None else had | alone
         absent = [root for root in sharing if root not in named]
         if line and absent:
             line += (f"; note: {', '.join(map(str, absent))} {'shares' if len(absent) == 1 else 'share'} this source and "
