@@ -13,15 +13,20 @@ from adjudicator.judge.letters import welcome_messages
 from adjudicator.mail.boards import board_png
 
 
-def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
-    root = tmp_path / "c"
-    play(root, "jekyll", seed="boards-1", players=None, passwords=False)
+def with_addresses(root: Path) -> Campaign:
+    """The demo campaign at `root` with a GM's address and one for each seat, so that its mail is built."""
     config = read_yaml(root / "campaign.yaml")
     config["gm_email"] = "gm@example.org"
     for seat in config["players"]:
         seat["email"] = f"{seat['id']}@example.org"
     (root / "campaign.yaml").write_bytes(dump_yaml(config))
-    campaign = Campaign.open(root)
+    return Campaign.open(root)
+
+
+def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    play(root, "jekyll", seed="boards-1", players=None, passwords=False)
+    campaign = with_addresses(root)
     files, notes = reportmail.report_messages(campaign, 2)
     assert notes == []
     assert reportmail.report_messages(campaign, 2)[0] == files, "the same mails, byte for byte, on every build"
@@ -45,12 +50,7 @@ def test_the_welcome_shows_the_players_opening_board(tmp_path: Path) -> None:
     it plain text only)."""
     root = tmp_path / "c"
     play(root, "identity", seed="boards-1", players=None, passwords=False)
-    config = read_yaml(root / "campaign.yaml")
-    config["gm_email"] = "gm@example.org"
-    for seat in config["players"]:
-        seat["email"] = f"{seat['id']}@example.org"
-    (root / "campaign.yaml").write_bytes(dump_yaml(config))
-    campaign = Campaign.open(root)
+    campaign = with_addresses(root)
     files, _ = welcome_messages(campaign, mail_passwords=False)
     opening = campaign.state(0)
     for player in opening["players"]:
