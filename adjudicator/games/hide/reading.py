@@ -25,6 +25,7 @@ from .components import (
     words,
 )
 from .mission import placed_die
+from .sentences import choice, mission
 
 _ICON = r"army[\s_-]*base|army|base|satellite|sat|submarine|sub|power[\s_-]*plant|plant|power|guns?"
 _COLOUR = "|".join(COLOURS)
@@ -150,7 +151,7 @@ def parse_mission(item: Any, example: str = "PLAYER") -> dict[str, Any]:
     """
     if isinstance(item, dict):
         return item
-    text = str(item)
+    text = mission(str(item))
     for pattern, build in (
         (_GADGET, lambda m: {"gadget": {"die": {"colour": m[1], "icon": m[2]}, "to": m[3]}}),
         (_LAST_MAN, lambda m: {"last_man": m[1]}),
@@ -433,14 +434,29 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
 
 
 def _word_of(item: Any, what: str, allowed: list[str]) -> str:
-    match = _TARGET.fullmatch(str(item))
+    said = choice(str(item))
+    match = _TARGET.fullmatch(said)
     if not match:
-        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*:?\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
-        word = keyword[2] if keyword else str(item).strip()
+        named = _buildings_in(said)
+        if len(named) > 1:  # design 17: two meanings are answered, never guessed
+            raise VoidOrder("two_meanings", f"'{str(item).strip()}' names {one_of([words(b) for b in named], 'and')}: "
+                             f"write one building per line, the one you want most first")
+        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*:?\s*(.*?)\s*", said, re.IGNORECASE | re.DOTALL)
+        word = keyword[2] if keyword else said.strip()
         if not word:
             raise VoidOrder("unreadable", f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
         raise VoidOrder("unreadable", f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     return match[1]
+
+
+def _buildings_in(text: str) -> list[str]:
+    """The distinct buildings a text names, in the order written."""
+    found: list[str] = []
+    for match in re.finditer(rf"\b(?:{_ICON})\b", text, re.IGNORECASE):
+        icon = icon_of(match[0])
+        if icon in BUILDINGS and icon not in found:
+            found.append(icon)
+    return found
 
 
 def write(item: Any) -> str:

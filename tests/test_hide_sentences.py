@@ -1,0 +1,86 @@
+"""H.I.D.E. read from the players' own sentences (design 17, HIDE-28): each phrasing a player writes for
+each order kind of each step, read as the one canonical order it means; a sentence with two meanings or
+a word that is no building answered with what it may be, never guessed."""
+
+from __future__ import annotations
+
+import pytest
+from test_hide import _mission_state, _read
+
+from adjudicator.games.hide import GAME
+
+SUB, SAT, BASE, PLANT = "submarine", "satellite", "army-base", "power-plant"
+
+
+def _orders(stage: str, items: list) -> list:
+    state = _mission_state(["anna", "ben", "chiara", "dev"])  # chiara's identity die: red army base
+    state["stage"] = stage
+    if stage != "mission":
+        state["security"] = None
+    return GAME.read_orders(GAME.view(state, "chiara"), "chiara", list(enumerate(items)))
+
+
+@pytest.mark.parametrize("sentence, building", [
+    ("I go for the submarine", SUB), ("target the sub", SUB), ("then satellite", SAT),
+    ("hide me at the power plant", PLANT), ("or the sub if I cant", SUB), ("My target is the Army Base.", BASE),
+    ("I'll target the sat please", SAT), ("second choice: the power plant", PLANT), ("I want the submarine", SUB),
+    ("if it's secured, the satellite", SAT), ("raid the army base", BASE), ("target: satellite", SAT), ("sub", SUB),
+])
+def test_an_identity_sentence_names_its_target(sentence: str, building: str) -> None:
+    [reading] = _orders("identity", [sentence])
+    assert reading.order == {"target": building}, reading.void
+
+
+@pytest.mark.parametrize("sentence, building", [
+    ("secure the submarine", SUB), ("put the security card on the sub", SUB), ("security on the power plant", PLANT),
+    ("I guard the satellite", SAT), ("security satellite", SAT),
+])
+def test_a_security_sentence_names_the_secured_building(sentence: str, building: str) -> None:
+    [reading] = _orders("security", [sentence])
+    assert reading.order == {"security": building}, reading.void
+
+
+_GUESS_BEN = [{"player": "ben", "colour": "blue", "icon": SUB}]
+
+
+@pytest.mark.parametrize("sentence, order", [
+    ("I pick the red army base", {"pick": {"colour": "red", "icon": BASE}}),
+    ("if gone, the blue submarine", {"pick": {"colour": "blue", "icon": SUB}}),
+    ("then red army base", {"pick": {"colour": "red", "icon": BASE}}),
+    ("I pick the blue submarine and guess anna red satellite",
+     {"pick": {"colour": "blue", "icon": SUB}, "guess": [{"player": "anna", "colour": "red", "icon": SAT}]}),
+    ("pick the red gun and turn it into a satellite and guess that ben is blue sub",
+     {"pick": {"colour": "red", "icon": "gun"}, "gun": SAT, "guess": _GUESS_BEN}),
+    ("I take the green gun and keep it", {"pick": {"colour": "green", "icon": "gun"}, "gun": "keep"}),
+    ("grab the yellow gun as a sub", {"pick": {"colour": "yellow", "icon": "gun"}, "gun": SUB}),
+    ("I'll take the red sat, guess Ben's die is blue sub",
+     {"pick": {"colour": "red", "icon": SAT}, "guess": _GUESS_BEN}),
+    ("use my gadget on the yellow gun to make it a satellite",
+     {"gadget": {"die": {"colour": "yellow", "icon": "gun"}, "to": SAT}}),
+    ("gadget: the blue army base and turn it into a sub",
+     {"gadget": {"die": {"colour": "blue", "icon": BASE}, "to": SUB}}),
+    ("if I'm the last man, I take the power plant", {"last_man": PLANT}),
+    ("last man standing: the sub", {"last_man": SUB}),
+    ("pick red gun as satellite guess ben blue submarine", {"pick": {"colour": "red", "icon": "gun"}, "gun": SAT,
+                                                            "guess": _GUESS_BEN}),
+])
+def test_a_mission_sentence_is_the_order_it_means(sentence: str, order: dict) -> None:
+    [reading] = _orders("mission", [sentence])
+    assert reading.order == order, reading.void
+
+
+@pytest.mark.parametrize("stage, sentence, reason", [
+    ("identity", "I search the bank",
+     "'bank' is not a building: your target may be army base, satellite, submarine or power plant"),
+    ("identity", "the submarine or the satellite",
+     "'the submarine or the satellite' names submarine and satellite: write one building per line, the one you "
+     "want most first"),
+    ("security", "secure the sub and the sat",
+     "'secure the sub and the sat' names submarine and satellite: write one building per line, the one you "
+     "want most first"),
+    ("mission", "I pick the purple gun", "'purple' is not a die colour: the colours are red, blue, green and yellow"),
+])
+def test_a_sentence_with_no_building_or_two_is_answered_not_guessed(stage: str, sentence: str, reason: str) -> None:
+    state = _mission_state(["anna", "ben", "chiara", "dev"])
+    state["stage"], state["security"] = stage, None
+    assert _read(state, "chiara", [sentence]) == [reason]
