@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import players
 from ..base import Reading, View, VoidOrder
 from .components import (
     BUILDINGS,
@@ -50,16 +51,6 @@ def mission_forms(example: str) -> str:
 
 
 # -- shared pieces -------------------------------------------------------------
-
-
-def find_player(view: View, named: str) -> str | None:
-    """A player by id or display name, ignoring case; an id wins, a shared display name names nobody (HIDE-28)."""
-    wanted = str(named).strip().casefold()
-    by_id = [p for p in view["players"] if p.casefold() == wanted]
-    by_name = [p for p in view["players"] if view["names"][p].casefold() == wanted]
-    if by_id:
-        return by_id[0]
-    return by_name[0] if len(by_name) == 1 else None
 
 
 def rivals(view: View, player: str) -> list[str]:
@@ -372,12 +363,16 @@ def _read_guess(view: View, player: str, raw: Any) -> dict[str, str]:
         if not match:
             raise VoidOrder("unreadable", _explain_guess(raw, example_player(view, player)))
         raw = {"player": match[1], "colour": match[2], "icon": match[3]}
-    target = find_player(view, raw["player"])
+    named = players.named(view["players"], view["names"], raw["player"])
     # Only the players one may guess at are listed: not oneself, not an agent already out (HIDE-14).
     choices = one_of([p if view["names"][p].casefold() == p.casefold() else f"{p} ({view['names'][p]})"
                       for p in rivals(view, player)] or ["nobody"])
-    if target is None:
+    if not named:
         raise VoidOrder("no_such_player", f"there is no player called '{raw['player']}': you may guess at {choices}")
+    if len(named) > 1:
+        raise VoidOrder("ambiguous_player", f"'{raw['player']}' is the name of more than one player ({one_of(named, 'and')}): "
+                         "name the player by id")
+    target = named[0]
     if target == player:
         raise VoidOrder("own_identity", f"you cannot guess your own identity die: you may guess at {choices}")
     if target in view["out"]:
