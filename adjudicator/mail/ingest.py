@@ -517,7 +517,7 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocu
         readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
     except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
         return None
-    kept = [lines[r.index] for r in readings if r.accepted]
+    kept = [lines[i] for i in sorted({r.index for r in readings if r.accepted})]  # a line may hold several orders
     if not kept:
         return None
     left = [line for line in lines if line not in kept]
