@@ -19,13 +19,9 @@ from adjudicator.games.base import Seat
 from adjudicator.games.secrets import GAME
 from adjudicator.mail.ingest import ingest
 
-PLAYERS = [
-    {"id": "ed", "name": "Ed Wu", "email": "ed@example.org"},
-    {"id": "bob", "name": "Bob", "email": "bob@example.org"},
-    {"id": "carla", "name": "Carla Díaz", "email": "carla@example.org"},
-    {"id": "j1", "name": "José", "email": "jose@example.org"},
-    {"id": "j2", "name": "Jose", "email": "jose2@example.org"},
-]
+PLAYERS = [{"id": seat, "name": name, "email": f"{seat}@example.org"}
+           for seat, name in (("ed", "Ed Wu"), ("bob", "Bob"), ("carla", "Carla Díaz"), ("j1", "José"), ("j2", "Jose"))]
+"""Carla's name has an accent; 'José' and 'Jose' are two seats that one spelling without accents would join."""
 
 
 @pytest.fixture
