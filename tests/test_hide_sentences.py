@@ -4,10 +4,17 @@ a word that is no building answered with what it may be, never guessed."""
 
 from __future__ import annotations
 
-import pytest
-from test_hide import _mission_state, _read
+from pathlib import Path
 
+import pytest
+import yaml
+from reliability_kit import NOW
+from test_hide import _mission_state, _read
+from test_ingest import mail, maildir
+
+from adjudicator.campaign.create import create
 from adjudicator.games.hide import GAME
+from adjudicator.mail.ingest import ingest
 
 SUB, SAT, BASE, PLANT = "submarine", "satellite", "army-base", "power-plant"
 
@@ -84,3 +91,17 @@ def test_a_sentence_with_no_building_or_two_is_answered_not_guessed(stage: str, 
     state = _mission_state(["anna", "ben", "chiara", "dev"])
     state["stage"], state["security"] = stage, None
     assert _read(state, "chiara", [sentence]) == [reason]
+
+
+def test_a_mail_of_sentences_is_the_seats_targets(tmp_path: Path) -> None:
+    """The trial's mail 'target the sub / then satellite' from the seat's address with its password: filed as
+    the seat's identity orders, read back in the acknowledgement as the targets it names."""
+    root = tmp_path / "spies"
+    seats = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("anna", "ben", "chiara", "dev")]
+    create(root, "hide", seats, seed="words", gm_email="GM <gm@example.org>", name="Spies")
+    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["dev"]
+    body = f"Hi,\ntarget the sub\nthen satellite\npassword: {password}\n"
+    [entry] = ingest(root, [maildir(tmp_path, [mail("Dev <dev@example.org>", body, subject="go", message_id="<h1@x>")])],
+                     now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"] == ["target the sub", "then satellite"]
