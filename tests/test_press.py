@@ -178,3 +178,16 @@ def test_receivers_by_id_name_or_all_with_or_without_commas() -> None:
     assert press.receivers(state, "david", "all") == ["tony", "maria"]
     with pytest.raises(press.PressError, match="'Bob' names no player"):
         press.receivers(state, "tony", "David Bob")
+
+
+def test_receivers_are_found_by_the_games_one_matcher() -> None:
+    """Accents folded as in orders ('Maria Jose' is María José); a spelling two seats share is refused with
+    both ids, never sent to one of them; an id wins over another seat's display name."""
+    state = {"players": ["tony", "j1", "j2", "maria"],
+             "names": {"tony": "Tony", "j1": "José", "j2": "Jose", "maria": "María José"}}
+    assert press.receivers(state, "tony", "Maria Jose") == ["maria"]
+    assert press.receivers(state, "tony", "Jose") == ["j2"]
+    with pytest.raises(press.PressError, match=r"'Josè' \(j1, j2\): each names more than one player, so name them by id"):
+        press.receivers(state, "tony", "Josè")
+    state["names"]["j1"] = "tony"
+    assert press.receivers(state, "j2", "tony") == ["tony"]
