@@ -4,6 +4,8 @@ a word that is no building answered with what it may be, never guessed."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,22 @@ def test_a_mail_of_sentences_is_the_seats_targets(tmp_path: Path) -> None:
                      now=NOW).entries
     assert entry.status == "filed", entry.reason
     assert yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"] == ["target the sub", "then satellite"]
+
+
+def test_a_mail_line_meant_as_a_target_that_names_no_building_is_answered(tmp_path: Path) -> None:
+    """The trial's 'I search the bank' / 'or the sub if I cant': the bank is answered as no building, with the
+    buildings it may be, not left out as words that are no order; the sub stands; a greeting is left out."""
+    root = tmp_path / "spies"
+    seats = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("anna", "ben", "chiara", "dev")]
+    create(root, "hide", seats, seed="words", gm_email="GM <gm@example.org>", name="Spies")
+    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["dev"]
+    body = f"Hi GM,\nI search the bank\nor the sub if I cant\npassword: {password}\n"
+    [entry] = ingest(root, [maildir(tmp_path, [mail("Dev <dev@example.org>", body, subject="go", message_id="<h2@x>")])],
+                     now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"] == ["I search the bank",
+                                                                                               "or the sub if I cant"]
+    [path] = sorted((root / "mail" / "outbox").rglob("*.eml"))
+    ack = " ".join(email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content().split())
+    assert "'bank' is not a building: your target may be army base, satellite, submarine or power plant" in ack
+    assert "not read as orders: 'Hi GM,'" in ack
