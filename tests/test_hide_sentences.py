@@ -95,33 +95,35 @@ def test_a_sentence_with_no_building_or_two_is_answered_not_guessed(stage: str, 
     assert _read(state, "chiara", [sentence]) == [reason]
 
 
-def test_a_mail_of_sentences_is_the_seats_targets(tmp_path: Path) -> None:
-    """The trial's mail 'target the sub / then satellite' from the seat's address with its password: filed as
-    the seat's identity orders, read back in the acknowledgement as the targets it names."""
+def _mailed_by_dev(tmp_path: Path, lines: str) -> tuple[Path, object]:
+    """A four-agent campaign (no security step) and Dev's mail of `lines` with his password, ingested."""
     root = tmp_path / "spies"
     seats = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("anna", "ben", "chiara", "dev")]
     create(root, "hide", seats, seed="words", gm_email="GM <gm@example.org>", name="Spies")
     password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["dev"]
-    body = f"Hi,\ntarget the sub\nthen satellite\npassword: {password}\n"
-    [entry] = ingest(root, [maildir(tmp_path, [mail("Dev <dev@example.org>", body, subject="go", message_id="<h1@x>")])],
-                     now=NOW).entries
+    message = mail("Dev <dev@example.org>", f"{lines}password: {password}\n", subject="go", message_id="<h@x>")
+    [entry] = ingest(root, [maildir(tmp_path, [message])], now=NOW).entries
+    return root, entry
+
+
+def _filed(root: Path) -> list:
+    return yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"]
+
+
+def test_a_mail_of_sentences_is_the_seats_targets(tmp_path: Path) -> None:
+    """The trial's mail 'target the sub / then satellite' from the seat's address with its password: filed as
+    the seat's identity orders."""
+    root, entry = _mailed_by_dev(tmp_path, "Hi,\ntarget the sub\nthen satellite\n")
     assert entry.status == "filed", entry.reason
-    assert yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"] == ["target the sub", "then satellite"]
+    assert _filed(root) == ["target the sub", "then satellite"]
 
 
 def test_a_mail_line_meant_as_a_target_that_names_no_building_is_answered(tmp_path: Path) -> None:
     """The trial's 'I search the bank' / 'or the sub if I cant': the bank is answered as no building, with the
     buildings it may be, not left out as words that are no order; the sub stands; a greeting is left out."""
-    root = tmp_path / "spies"
-    seats = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("anna", "ben", "chiara", "dev")]
-    create(root, "hide", seats, seed="words", gm_email="GM <gm@example.org>", name="Spies")
-    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["dev"]
-    body = f"Hi GM,\nI search the bank\nor the sub if I cant\npassword: {password}\n"
-    [entry] = ingest(root, [maildir(tmp_path, [mail("Dev <dev@example.org>", body, subject="go", message_id="<h2@x>")])],
-                     now=NOW).entries
+    root, entry = _mailed_by_dev(tmp_path, "Hi GM,\nI search the bank\nor the sub if I cant\n")
     assert entry.status == "filed", entry.reason
-    assert yaml.safe_load((root / "turn-001" / "orders" / "dev.yaml").read_text())["orders"] == ["I search the bank",
-                                                                                               "or the sub if I cant"]
+    assert _filed(root) == ["I search the bank", "or the sub if I cant"]
     [path] = sorted((root / "mail" / "outbox").rglob("*.eml"))
     ack = " ".join(email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content().split())
     assert "'bank' is not a building: your target may be army base, satellite, submarine or power plant" in ack
