@@ -262,13 +262,13 @@ def test_an_order_not_understood_says_which_word_and_names_a_player_of_this_camp
     a guess names a real player of this campaign (another one, still in), never one of the demo's."""
     state = _mission_state(["zoe", "yan", "xavier"])
     reasons = _read(state, "zoe", ["pick purple gun", "purple gun", "hello there", "pick red gun guess yan red",
-                                   "pick red gun guess yan red sat please"])
+                                   "pick red gun guess yan red sat tonight"])
     assert reasons[0] == "'purple' is not a die colour: the colours are red, blue, green and yellow"
     assert reasons[1] == reasons[0]
     assert reasons[2].startswith("not understood: an order begins with 'pick' (or a die's colour), 'gadget' or "
                                  "'last man', not 'hello'") and "guess yan green army base" in reasons[2]
     assert reasons[3] == "the guess 'yan red' names no icon: write a player, a colour and an icon, e.g. 'yan red satellite'"
-    assert reasons[4] == ("the guess 'yan red sat please' must be a player, a colour and an icon, "
+    assert reasons[4] == ("the guess 'yan red sat tonight' must be a player, a colour and an icon, "
                           "e.g. 'yan red satellite'")
     for reason in reasons:
         assert "bruno" not in reason and "chiara" not in reason and "zoe" not in reason, reason

@@ -182,6 +182,19 @@ def test_receivers_by_id_name_or_all_with_or_without_commas() -> None:
         press.receivers(state, "tony", "David Bob")
 
 
+def test_receivers_are_found_by_the_games_one_matcher() -> None:
+    """Accents folded as in orders ('Maria Jose' is María José); a spelling two seats share is refused with
+    both ids, never sent to one of them; an id wins over another seat's display name."""
+    state = {"players": ["tony", "j1", "j2", "maria"],
+             "names": {"tony": "Tony", "j1": "José", "j2": "Jose", "maria": "María José"}}
+    assert press.receivers(state, "tony", "Maria Jose") == ["maria"]
+    assert press.receivers(state, "tony", "Jose") == ["j2"]
+    with pytest.raises(press.PressError, match=r"'Josè' \(j1, j2\): each names more than one player, so name them by id"):
+        press.receivers(state, "tony", "Josè")
+    state["names"]["j1"] = "tony"
+    assert press.receivers(state, "j2", "tony") == ["tony"]
+
+
 def test_anonymous_press_leaves_out_a_phone_signature_and_the_senders_name_and_shows_what_went(tmp_path: Path) -> None:
     """Trial 3: Anna's `press anonymous all` ended `Anna Berg` / `Sent from my phone`, and both reached the
     receivers. A client's signature line is cut as any signature is; under anonymous press a closing line that

@@ -119,16 +119,16 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
     exactly what the adjudicator will make of the file and nothing more.
     """
     schema = schemas.load(f"{game.id}/{phase}")
-    readings: dict[int, Reading] = {}
+    readings: dict[int, list[Reading]] = {}  # an item may hold several orders (Sid's Secrets' comma form)
     valid: list[tuple[int, Any]] = []
     for index, item in enumerate(items):
         errors = schema.errors(item)
         if errors:
-            readings[index] = Reading(
+            readings[index] = [Reading(
                 index=index,
                 written=schemas.echo(item),
                 void="; ".join(_located(e) for e in errors),
-            )
+            )]
         else:
             valid.append((index, item))
     for index, item in list(enumerate(items)):
@@ -141,8 +141,8 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
     if valid:
         for reading in game.read_orders(view, player, valid):
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
-            readings[reading.index] = reading
-    read = [readings[i] for i in sorted(readings)]
+            readings.setdefault(reading.index, []).append(reading)
+    read = [reading for i in sorted(readings) for reading in readings[i]]
     if any(not r.accepted and not r.instead for r in read):
         instead = game.instead(view, player, read)  # design 17: what the rules put in its place
         for reading in read:

@@ -264,7 +264,15 @@ def _not_utf8(data: bytes, start: int) -> str:
     """Why bytes are not UTF-8, in words that say how to save the file instead."""
     if _utf16(data):
         return "the file is saved as UTF-16 (Windows Notepad's \"Unicode\"), not UTF-8 text: save it as UTF-8"
-    return f"the file is not UTF-8 text (byte {start} is invalid): save it as UTF-8 (it may be in a Windows or Mac code page)"
+    # Not guessed: a byte that is a typographic quote in Windows-1252 is a letter in Mac Roman, and a
+    # misread password or name would fail in silence; the player is told where and how to fix it.
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    seen = data[start:start + 1].decode("cp1252", "replace")
+    windows = f" ('{seen}' in Windows-1252, the code page Windows editors save in)" if seen.isprintable() and seen != "\ufffd" else ""
+    return (f"the file is not UTF-8 text: line {line}, column {column} holds the byte 0x{data[start]:02X}{windows}, which "
+            "UTF-8 does not allow; save the file as UTF-8 (Notepad: File > Save As > Encoding: UTF-8) or paste its "
+            "text into the mail's body, and send it again")
 
 
 def _utf16(data: bytes) -> bool:

@@ -503,9 +503,11 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocu
     the pending turn (design 17), as the order file they make; None when it is not one.
 
     Each line of the sender's own words (quotes and signature cut, a `password:` line kept for the
-    envelope) is read as one order against the seat's own view. It is orders when at least one line reads
-    as an order of this phase; the lines that read as none (a greeting, thanks) are left out and named
-    in the acknowledgement. A line with two readings is void with both, as in any order file."""
+    envelope) is read as orders against the seat's own view. It is orders when at least one line reads
+    as an order of this phase, one that stands or one the game read as meant but void (`Reading.meant`:
+    'I search the bank', answered with the buildings); the lines that read as none (a greeting, thanks)
+    are left out and named in the acknowledgement. A line with two readings is void with both, as in any
+    order file."""
     if seat is None or not ctx.turn.due(seat):
         return None
     password, lines = None, []
@@ -521,7 +523,9 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocu
         readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
     except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
         return None
-    kept = [lines[r.index] for r in readings if r.accepted]
+    # A line read as an order that cannot stand is filed too, so its acknowledgement says why and what
+    # replaces it; a line that is no order (a greeting, thanks) is left out. A line may hold several orders.
+    kept = [lines[i] for i in sorted({r.index for r in readings if r.accepted or r.meant})]
     if not kept:
         return None
     left = [line for line in lines if line not in kept]

@@ -29,6 +29,7 @@ from typing import Any
 
 from ..campaign.folder import Campaign, dump_json, turn_name
 from ..common import atomic
+from ..games import players as seats
 from ..games.base import State
 from . import compose
 
@@ -96,29 +97,30 @@ class Relayed:
 
 
 def receivers(state: State, sender: str, words: str) -> list[str]:
-    """The seats named in `words` (ids or display names, any case, separated by commas or blanks;
-    `all` for every other player), in seat order, the sender left out; PressError naming any unknown."""
+    """The seats named in `words` (ids or display names, any case, with or without accents, separated by
+    commas or blanks; `all` for every other player), in seat order, the sender left out; PressError naming
+    any unknown or any spelling that fits two players (the games' one matcher: games/players.py)."""
     players: list[str] = list(state["players"])
-    names: dict[str, str] = state.get("names", {})
-    by_word = {p.casefold(): p for p in players} | {str(names.get(p, p)).casefold(): p for p in players}
+    names = {p: str(state.get("names", {}).get(p, p)) for p in players}
+
+    def fits(run: str) -> list[str]:
+        return seats.named(players, names, run)
+
     named: set[str] = set()
     unknown: list[str] = []
+    shared: list[str] = []
     for piece in (p.strip() for p in words.replace(";", ",").split(",")):
-        if not piece:
-            continue
-        if piece.casefold() == "all":  # `all` always means everyone, whatever a seat is called (issue 26.15)
-            named.update(players)
-            continue
-        if piece.casefold() in by_word:  # a display name with blanks in it, between commas
-            named.add(by_word[piece.casefold()])
-            continue
         words_left = piece.split()
         while words_left:  # the longest run of words that names a player: `press David María José`
             key = words_left[0].casefold()
-            size = 0 if key == "all" else next((n for n in range(len(words_left), 0, -1) if " ".join(words_left[:n]).casefold() in by_word), 0)
+            size = 0 if key == "all" else next((n for n in range(len(words_left), 0, -1) if fits(" ".join(words_left[:n]))), 0)
             if size:
-                named.add(by_word[" ".join(words_left[:size]).casefold()])
-            elif key == "all":
+                found = fits(" ".join(words_left[:size]))
+                if len(found) > 1:
+                    shared.append(f"'{' '.join(words_left[:size])[:40]}' ({', '.join(found)})")
+                else:
+                    named.update(found)
+            elif key == "all":  # `all` always means everyone, whatever a seat is called (issue 26.15)
                 named.update(players)
             elif key != "to":
                 unknown.append(words_left[0])
@@ -126,6 +128,8 @@ def receivers(state: State, sender: str, words: str) -> list[str]:
     if unknown:
         shown = ", ".join(f"'{w[:40]}'" for w in unknown[:5])
         raise PressError(f"{shown} names no player of this campaign (name players by id or name, or write all); nothing was relayed")
+    if shared:
+        raise PressError(f"{'; '.join(shared[:5])}: each names more than one player, so name them by id; nothing was relayed")
     named.discard(sender)
     if not named:
         raise PressError("it names no player but yourself (write the players' ids or names after press, or all); nothing was relayed")

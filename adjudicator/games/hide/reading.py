@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import players
 from ..base import Reading, View, VoidOrder
 from .components import (
     BUILDINGS,
@@ -25,6 +26,7 @@ from .components import (
     words,
 )
 from .mission import placed_die
+from .sentences import choice, mission, plain
 
 _ICON = r"army[\s_-]*base|army|base|satellite|sat|submarine|sub|power[\s_-]*plant|plant|power|guns?"
 _COLOUR = "|".join(COLOURS)
@@ -49,16 +51,6 @@ def mission_forms(example: str) -> str:
 
 
 # -- shared pieces -------------------------------------------------------------
-
-
-def find_player(view: View, named: str) -> str | None:
-    """A player by id or display name, ignoring case; an id wins, a shared display name names nobody (HIDE-28)."""
-    wanted = str(named).strip().casefold()
-    by_id = [p for p in view["players"] if p.casefold() == wanted]
-    by_name = [p for p in view["players"] if view["names"][p].casefold() == wanted]
-    if by_id:
-        return by_id[0]
-    return by_name[0] if len(by_name) == 1 else None
 
 
 def rivals(view: View, player: str) -> list[str]:
@@ -150,7 +142,7 @@ def parse_mission(item: Any, example: str = "PLAYER") -> dict[str, Any]:
     """
     if isinstance(item, dict):
         return item
-    text = str(item)
+    text = mission(str(item))
     for pattern, build in (
         (_GADGET, lambda m: {"gadget": {"die": {"colour": m[1], "icon": m[2]}, "to": m[3]}}),
         (_LAST_MAN, lambda m: {"last_man": m[1]}),
@@ -308,6 +300,7 @@ def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> 
     seen_last_man = False
     example = example_player(view, player)
     for reading, item in parsed:
+        raw = None
         try:
             raw = parse_mission(item, example)
             if "pick" in raw:
@@ -323,7 +316,7 @@ def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> 
                 reading.meaning = (f"if everyone else is assassinated this turn, you take the intel under the "
                                    f"{words(building)}")
         except VoidOrder as void:
-            reading.refuse(void)
+            reading.refuse(void, meant=raw is not None)  # read as an order of the turn that cannot stand
 
 
 def _read_pick(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -371,12 +364,16 @@ def _read_guess(view: View, player: str, raw: Any) -> dict[str, str]:
         if not match:
             raise VoidOrder("unreadable", _explain_guess(raw, example_player(view, player)))
         raw = {"player": match[1], "colour": match[2], "icon": match[3]}
-    target = find_player(view, raw["player"])
+    named = players.named(view["players"], view["names"], raw["player"])
     # Only the players one may guess at are listed: not oneself, not an agent already out (HIDE-14).
     choices = one_of([p if view["names"][p].casefold() == p.casefold() else f"{p} ({view['names'][p]})"
                       for p in rivals(view, player)] or ["nobody"])
-    if target is None:
+    if not named:
         raise VoidOrder("no_such_player", f"there is no player called '{raw['player']}': you may guess at {choices}")
+    if len(named) > 1:
+        raise VoidOrder("ambiguous_player", f"'{raw['player']}' is the name of more than one player ({one_of(named, 'and')}): "
+                         "name the player by id")
+    target = named[0]
     if target == player:
         raise VoidOrder("own_identity", f"you cannot guess your own identity die: you may guess at {choices}")
     if target in view["out"]:
@@ -425,7 +422,8 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
             reading.meaning = (f"your identity die shows the {words(building)}: your target this round"
                                if phase == "identity" else f"the security card goes on the {words(building)}")
         except VoidOrder as void:
-            reading.refuse(void)
+            # A building the step's verb was written with ('I search the bank') is a target meant.
+            reading.refuse(void, meant=isinstance(item, dict) or void.code != "unreadable" or choice(str(item)) != plain(str(item)))
     if phase == "identity":
         kept = [r for r, _ in parsed if r.order is not None]
         for later in kept[1:]:
@@ -433,14 +431,29 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
 
 
 def _word_of(item: Any, what: str, allowed: list[str]) -> str:
-    match = _TARGET.fullmatch(str(item))
+    said = choice(str(item))
+    match = _TARGET.fullmatch(said)
     if not match:
-        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*:?\s*(.*?)\s*", str(item), re.IGNORECASE | re.DOTALL)
-        word = keyword[2] if keyword else str(item).strip()
+        named = _buildings_in(said)
+        if len(named) > 1:  # design 17: two meanings are answered, never guessed
+            raise VoidOrder("two_meanings", f"'{str(item).strip()}' names {one_of([words(b) for b in named], 'and')}: "
+                             f"write one building per line, the one you want most first")
+        keyword = re.fullmatch(r"\s*(target|identity|security)\b\s*:?\s*(.*?)\s*", said, re.IGNORECASE | re.DOTALL)
+        word = keyword[2] if keyword else said.strip()
         if not word:
             raise VoidOrder("unreadable", f"'{str(item).strip()}' names no building: {what} may be {icons_of(allowed)}")
         raise VoidOrder("unreadable", f"'{word}' is not a building: {what} may be {icons_of(allowed)}")
     return match[1]
+
+
+def _buildings_in(text: str) -> list[str]:
+    """The distinct buildings a text names, in the order written."""
+    found: list[str] = []
+    for match in re.finditer(rf"\b(?:{_ICON})\b", text, re.IGNORECASE):
+        icon = icon_of(match[0])
+        if icon in BUILDINGS and icon not in found:
+            found.append(icon)
+    return found
 
 
 def write(item: Any) -> str:

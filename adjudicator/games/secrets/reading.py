@@ -6,21 +6,36 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import players
 from ..base import Reading, View, VoidOrder
 from .rules import RANKS, SECRETS, value
 
-# "SID 1 steal David 8", "sid 2 steal Tony secret 6", "SID 3 guard secret 6", "SID 3 guard 6"
-_STEAL = re.compile(
-    r"\s*sid\s*#?(\d+)\s*[:.,)-]?\s+steals?\s+(?:from\s+)?(.+?)(?:'s)?\s+(?:secret\s+)?(?:#|no\.?\s*)?(\d+)\s*\.?\s*\Z", re.IGNORECASE
-)
-_GUARD = re.compile(r"\s*sid\s*#?(\d+)\s*[:.,)-]?\s+guards?\s+(?:my\s+|own\s+)?(?:secret\s+)?(?:#|no\.?\s*)?(\d+)\s*\.?\s*\Z", re.IGNORECASE)
-_SID_WORD = re.compile(r"\bsid\s*\d", re.IGNORECASE)
+# The verbs players use: "nicks", "pinches", "swipes" are steals; "sits on", "protects" are guards.
+_STEAL_VERB = r"(?:steals?|nick(?:s)?|pinch(?:es)?|swipes?|snatch(?:es)?|grabs?|takes?|robs?)"
+_GUARD_VERB = r"(?:guards?|protects?|defends?|watch(?:es)?(?:\s+over)?|sits?\s+on|covers?|keeps?)"
+_SID = r"(?:my\s+)?sid\s*#?(\d+)\s*[:.,)-]?"
+_SECRET = r"(?:secret\s+)?(?:#|no\.?\s*)?(\d+)"
+_END = r"\s*[.!]?\s*\Z"
+# "SID 1 steal David 8", "sid 2 steals Tony's secret 6", "my SID 2 nicks Bob's 10"
+_STEAL = re.compile(rf"\s*{_SID}\s+{_STEAL_VERB}\s+(?:from\s+)?(.+?)(?:'s)?\s+{_SECRET}{_END}", re.IGNORECASE)
+# "SID 4 steals secret 9 from Dora"
+_STEAL_FROM = re.compile(rf"\s*{_SID}\s+{_STEAL_VERB}\s+{_SECRET}\s+(?:from|of)\s+(.+?){_END}", re.IGNORECASE)
+# "Steal Carla's secret 8 with SID 5"
+_STEAL_WITH = re.compile(rf"\s*{_STEAL_VERB}\s+(.+?)(?:'s)?\s+{_SECRET}\s+(?:with|using|by)\s+{_SID}{_END}", re.IGNORECASE)
+# "SID 3 guard secret 6", "SID 7 guards my 9", "SID 3 sits on my 10"
+_GUARD = re.compile(rf"\s*{_SID}\s+{_GUARD_VERB}\s+(?:my\s+|own\s+)?(?:own\s+)?{_SECRET}{_END}", re.IGNORECASE)
+# "guard my secret 6 with SID 3"
+_GUARD_WITH = re.compile(rf"\s*{_GUARD_VERB}\s+(?:my\s+|own\s+)?{_SECRET}\s+(?:with|using|by)\s+{_SID}{_END}", re.IGNORECASE)
+_SID_WORD = re.compile(r"\bsid\s*#?\d", re.IGNORECASE)
+_BETWEEN_ORDERS = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*(?:and\s+|then\s+)?", re.IGNORECASE)
 
 
 def read_orders(view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+    """Each order with its meaning or why it is void; an item holding several orders gives a reading for
+    each, under the item's number."""
     readings: list[Reading] = []
     by_sid: dict[int, list[Reading]] = {}
-    for index, item in items:
+    for index, item in ((index, order) for index, whole in items for order in orders_in(whole)):
         written = item if isinstance(item, str) else _write(item)
         reading = Reading(index=index, written=written.strip())
         readings.append(reading)
@@ -34,13 +49,13 @@ def read_orders(view: View, player: str, items: list[tuple[int, Any]]) -> list[R
         try:
             reading.order, reading.meaning = _read_one(view, player, parsed)
         except VoidOrder as void:
-            reading.refuse(void)
+            reading.refuse(void, meant=True)
     for sid, same in by_sid.items():
         if len(same) > 1:  # SECRETS-1: every order of a doubly-ordered SID is void
             reason = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
             for reading in same:
                 words = f"{reason} (and this one alone would be void: {reading.void})" if reading.void else reason
-                reading.refuse(VoidOrder("sid_ordered_twice", words))
+                reading.refuse(VoidOrder("sid_ordered_twice", words), meant=True)
     return readings
 
 
@@ -57,7 +72,7 @@ def _read_one(view: View, player: str, parsed: dict[str, Any]) -> tuple[dict[str
 
 
 def _read_steal(view: View, player: str, sid: int, target: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    named = _find_players(view, target["player"])
+    named = players.named(view["players"], view["names"], target["player"])
     secret = target["secret"]
     if not named:
         known = ", ".join(f"{p} ({view['names'][p]})" for p in view["players"])
@@ -114,56 +129,47 @@ def _parse(item: Any) -> dict[str, Any]:
     """The item in canonical shape, or a VoidOrder saying why it cannot be read."""
     if isinstance(item, dict):
         return item
-    if len(_SID_WORD.findall(item)) > 1:  # the rulebook's "SID 1 steal Tony 9, SID 6 steal Tony 6"
+    if len(_SID_WORD.findall(item)) > 1:
         raise VoidOrder(
             "several_orders",
-            "this item holds more than one order: write each order as its own list item, one per line (- SID 1 steal tony 9)",
+            "this item holds more than one order, and not every part of it reads as one order on its own: write each "
+            "order as its own list item, one per line (- SID 1 steal tony 9)",
         )
-    match = _STEAL.match(item)
-    if match:
+    if match := _STEAL.match(item):
         return {"sid": int(match[1]), "steal": {"player": match[2], "secret": int(match[3])}}
-    match = _GUARD.match(item)
-    if match:
+    if match := _STEAL_FROM.match(item):
+        return {"sid": int(match[1]), "steal": {"player": match[3], "secret": int(match[2])}}
+    if match := _STEAL_WITH.match(item):
+        return {"sid": int(match[3]), "steal": {"player": match[1], "secret": int(match[2])}}
+    if match := _GUARD.match(item):
         return {"sid": int(match[1]), "guard": int(match[2])}
+    if match := _GUARD_WITH.match(item):
+        return {"sid": int(match[2]), "guard": int(match[1])}
     raise VoidOrder("unreadable", "not understood: write 'SID <rank> steal <player> <secret>' or 'SID <rank> guard secret <secret>'")
+
+
+def orders_in(item: Any) -> list[Any]:
+    """The orders one list item holds: the rulebook's "SID 1 steal Tony 9, SID 6 guard secret 6" is two,
+    split at its commas, semicolons, "and" or "then" when every part reads as an order alone (design 17:
+    comma text where a list is asked); any other item is itself, and one naming two SIDs is void."""
+    if not isinstance(item, str) or len(_SID_WORD.findall(item)) < 2:
+        return [item]
+    parts = [part.strip() for part in _BETWEEN_ORDERS.split(item.strip().rstrip(".")) if part.strip()]
+    return parts if len(parts) > 1 and all(_reads(part) for part in parts) else [item]
+
+
+def _reads(part: str) -> bool:
+    try:
+        _parse(part)
+    except VoidOrder:
+        return False
+    return True
 
 
 def _write(order: dict[str, Any]) -> str:
     if "steal" in order:
         return f"SID {order['sid']} steal {order['steal']['player']} {order['steal']['secret']}"
     return f"SID {order['sid']} guard secret {order['guard']}"
-
-
-def _find_players(view: View, named: str) -> list[str]:
-    """The players a word names, by id or by display name, ignoring case (design 5, SECRETS-15).
-
-    An id wins over a display name, so every player can always be named by id even
-    when another player's display name is the same word; a display name shared by
-    several players names them all, and the caller voids the order as ambiguous.
-    """
-    by_id, by_name = _directory(view["players"], view["names"])
-    wanted = named.strip().casefold()
-    return by_id.get(wanted) or by_name.get(wanted, [])
-
-
-_directory_cache: list[Any] = [None, None, None]
-
-
-def _directory(players: list[str], names: dict[str, str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Case-folded id and name indexes, built once per state rather than once per order.
-
-    Every view of one state shares its `names` object, so a one-entry cache keyed by
-    that object's identity (and holding it, so the identity cannot be reused) turns
-    a thousand players' thousands of steals from quadratic into linear work.
-    """
-    if _directory_cache[0] is not names or _directory_cache[1] is not players:
-        by_id: dict[str, list[str]] = {}
-        by_name: dict[str, list[str]] = {}
-        for player in players:
-            by_id.setdefault(player.casefold(), []).append(player)
-            by_name.setdefault(names[player].casefold(), []).append(player)
-        _directory_cache[:] = [names, players, (by_id, by_name)]
-    return _directory_cache[2]
 
 
 def instead(view: View, player: str, readings: list[Reading]) -> str:
