@@ -241,17 +241,20 @@ def test_the_wolf_stand_in_leans_toward_where_the_pay_is_from_its_first_turn_and
     assert sum(set(pair) != {"tub", "clock"} for pair in lifts) > 0.3 * len(lifts)
 
 
-def test_the_tricks_a_jekyll_stand_in_orders_ahead_follow_the_likelier_outcome_of_the_ones_before() -> None:
-    """Dr. Jekyll one trick behind with a weak hand wants trick 2 but will likely not get it: he
-    orders trick 3 from the round where he is two behind and still wants it (strongest first),
-    not from the one where his wish came true and he would give trick 3 away (weakest first).
-    Imagining every wish come true cost him 3.2 points in 100 among random players (docs/standins.md)."""
+def test_the_tricks_a_jekyll_stand_in_orders_ahead_follow_an_outcome_of_the_ones_before_drawn_by_its_chance() -> None:
+    """Dr. Jekyll one trick behind with a weak hand wants trick 2 but will likely not get it: most often
+    he orders trick 3 from the round where he is two behind and still wants it (strongest first), and
+    now and then from the one where his wish came true and he gives trick 3 away. Imagining always the
+    likelier outcome, Mr. Hyde won 79.5% of 1,000 bench games, less than the counter-Hyde's 81.1%
+    (docs/standins.md)."""
     from adjudicator.games.jekyll.cards import strength
 
     game = GAMES["jekyll"]
     strong = ["purple7", "red7", "green7", "potion5", "potion4", "red6", "green6", "purple6", "red5"]
     view = _hyde_one_trick_in(strong, won_first=True, seat="jo")
     assert view["tricks_won"] == {"jo": 0, "hy": 1} and view["leader"] == "hy"
-    third = game.standin_orders(view, "jo", Rng("likelier", 1).stream("standin/jo"))[1]
-    assert third["trick"] == 3
-    assert strength(third["play"][0]) == max(map(strength, view["hand"])), third["play"]
+    draws = 200
+    thirds = [game.standin_orders(view, "jo", Rng("likelier", n).stream("standin/jo"))[1] for n in range(draws)]
+    assert all(third["trick"] == 3 for third in thirds)
+    taking = sum(strength(third["play"][0]) == max(map(strength, view["hand"])) for third in thirds) / draws
+    assert 0.55 < taking < 0.9, taking
