@@ -9,8 +9,7 @@ bench/standins.py, 48% of games won against 46% with one minus trick expected). 
 playable cards highest first, to take plus tricks; once it has its bid it lists them
 lowest first, to let others take them; a forced face-down play gives up the card it
 needs least. It orders ahead for as many tricks as that plan holds whatever
-happens (see `orders`), so a stand-in seat never holds the campaign back to one trick
-a turn. Only the seat's own view is read: its hand, the bids and the tricks so
+happens (see `orders`): only the tricks the view cannot foresee wait for the next turn. Only the seat's own view is read: its hand, the bids and the tricks so
 far. docs/standins.md.
 """
 
@@ -34,13 +33,15 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
     hand = list(view["hand"])
     by_number = sorted(distinct(hand), key=number)
     play = list(reversed(by_number)) if need > 0 else by_number
-    # Face down (nothing playable): keep the high cards while wins are wanted, else shed them.
-    down = by_number if need > 0 else list(reversed(by_number))
-    # Ordered ahead as far as the plan cannot change: a seat that needs n more wins still
-    # needs some before each of the next n tricks (it wins at most one a trick), and a seat
-    # that has its bid keeps shedding to the end of the deal. So a turn with a stand-in seat
-    # plays as far as the other players' lists go (IDENTITY-10).
-    ahead = len(hand) if need <= 0 else min(need, len(hand))
+    # Face down (nothing playable): keep the high cards while wins are wanted and while the bid
+    # is just met (the face-down trick itself takes a win off, and they win it back), else shed them.
+    down = by_number if need >= 0 else list(reversed(by_number))
+    # Ordered ahead as far as the plan cannot change (IDENTITY-10): a trick moves the seat's wins
+    # by one at most, a plus trick up or a face-down play down. A seat that needs n more wins
+    # still needs some before each of the next n tricks; a seat k wins over its bid is still at
+    # or over it before each of the next k + 1. Shedding to the deal's end instead left a seat
+    # forced face down at its bid shedding on, one win short (docs/standins.md).
+    ahead = min(need if need > 0 else 1 - need, len(hand))
     return [{"trick": view["trick"] + k, "play": list(play), "face_down": list(down)} for k in range(max(1, ahead))]
 
 

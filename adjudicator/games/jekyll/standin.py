@@ -11,7 +11,7 @@ leads the one most likely to get what it wants. Following, it picks the ordering
 hand that most often gets what it wants against the leads it has not seen. It expects the
 opponent to follow for their own side's goal (RATIONAL), not at random. It orders every
 trick to the round's end (JEKYLL-20), each judged the same way on the round as it imagines
-it after the earlier ones (each going the likelier way). In the exchanges it keeps its potions and gives its lowest
+it after the earlier ones (each going a way drawn by its chance). In the exchanges it keeps its potions and gives its lowest
 colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
 """
 
@@ -44,8 +44,8 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
         return [{"give": card} for card in _gifts(hand, view["greed"]["count"], potion_rule=False)]
     # Ahead (JEKYLL-20) to the round's end, so the seat never holds the campaign to one trick a
     # turn (design 19). Each later trick's order is judged like the pending one's, on the round as
-    # the seat imagines it after the earlier ones: each trick going the likelier way, its card
-    # gone from its hand. Ordered-ahead tricks are played only while the opponent ordered
+    # the seat imagines it after the earlier ones: each trick going a way drawn by its chance, its
+    # card gone from its hand. Ordered-ahead tricks are played only while the opponent ordered
     # them too, so against one trick a turn they cost nothing; the pending trick's order is the
     # same as ordering one trick a turn.
     plan = []
@@ -75,9 +75,11 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
-    # The round as imagined goes on from the likelier outcome: the trick is the seat's if it wants
-    # it and more likely than not takes it, or wants to give it away and more likely than not cannot.
-    return order, _after(view, player, spent, want == (got >= 0.5))
+    # The round as imagined goes on from an outcome drawn by its chance (the trick is the seat's with
+    # chance `got` if it wants it, 1 - `got` if not). Always the likelier outcome did worse for
+    # Mr. Hyde among random players (docs/standins.md).
+    takes = got if want else 1 - got
+    return order, _after(view, player, spent, stream.below(1000) < 1000 * takes)
 
 
 def _after(view: View, player: str, spent: str, won: bool) -> View:
