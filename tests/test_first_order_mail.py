@@ -8,10 +8,12 @@ import email
 import email.policy
 from pathlib import Path
 
+import pytest
 import yaml
 from reliability_kit import NOW
-from test_ingest import campaign, mail, maildir, order_text  # noqa: F401 - the fixture and the helpers
+from test_ingest import campaign, mail, maildir, order_text, passwords  # noqa: F401 - the fixture and the helpers
 
+from adjudicator.cli import main
 from adjudicator.mail.ingest import ingest
 
 
@@ -79,3 +81,16 @@ def test_a_bullet_out_of_line_is_quoted_as_typed_once_with_the_fix(campaign: Pat
     assert "line up the items, each - at the same place" in text
     assert "line 6 of your message, column 1). Line 6 reads: \u2022 {sid: 3, guard: 6}" in text
     assert text.count("{sid: 3, guard: 6}") == 1 and "that line reads" not in text and "(removed)" not in text
+
+
+def test_check_and_the_orders_command_say_what_the_deadline_brings(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    order = tmp_path / "tony.yaml"
+    order.write_text('player: tony\nturn: 1\npassword: "wrong one"\norders: []\n', encoding="utf-8")
+    assert main(["check", str(order), "--campaign", str(campaign)]) == 1
+    out = capsys.readouterr().out
+    assert "you would count as NMR (no moves received). With no valid order, none of your SIDs is placed this turn (SECRETS-8)." in out
+    asked = mail("tony@example.org", f"orders\npassword: {passwords(campaign)['tony']}\n", subject="orders", message_id="<u7@x>")
+    [entry] = ingest(campaign, [maildir(tmp_path, [asked])], now=NOW).entries
+    assert entry.status == "answered"
+    text = _replies(campaign)[-1].get_content()
+    assert "Without them you count as NMR (no moves received). With no valid order, none of your SIDs is placed this turn (SECRETS-8)." in text

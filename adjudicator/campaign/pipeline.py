@@ -376,6 +376,15 @@ def _hint_handed_over(reading: Reading, position: Position) -> None:
             return
 
 
+def nmr_means(game: Game, position: Position, player: str) -> str:
+    """What the deadline brings `player` when no orders of theirs stand, in the game's own terms (design 17):
+    the game's one answer for missing orders (`instead`), from the player's own view. Said by a refusal to a
+    seat with nothing filed, the `orders` command and `pbem check` ("" for a seat not due)."""
+    if player not in position.roster.due:
+        return ""
+    return game.instead(position.view_of(player), player, [])
+
+
 def missing(player: str) -> Submission:
     return Submission(player=player, status="missing")
 

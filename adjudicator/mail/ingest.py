@@ -54,11 +54,10 @@ from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
-from ..campaign.pipeline import Submission, as_meant, read_view_orders
-from ..games.base import Reading
+from ..campaign.pipeline import Submission, as_meant, nmr_means
 from ..common import atomic, ordertext, words, yamlsafe
 from ..publish.render import Renderer
-from . import answers, chatter, commands, compose, inbox
+from . import answers, commands, compose, inbox, sentences
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -452,16 +451,16 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
-        if sentences is not None and not sentences.read and exc.form and not _filled(exc.form):
+        written = None if ctx.over else _sentences(ctx, message, seat_by_address)
+        if written is not None and not written.read and exc.form and not _filled(exc.form):
             # written above the quoted report's untouched form: answer what they wrote, not where the form was
-            reason, fix = _unread(ctx, sentences)
+            reason, fix = _unread(ctx, written)
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
-        if sentences is None or not sentences.read:  # no orders, or typed into the quoted form: say where to write them
+        if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
             refused = reject(f"no orders: {exc}", seat_by_address)
             commands.not_understood(inbound, refused.entry, str(exc), exc.fix)
             return refused
-        found = sentences.document(ctx.pending)
+        found = written.document(ctx.pending)
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -513,59 +512,12 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     return _accept(ctx, decision, incoming, found, sub, label, address, asked)
 
 
-_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
-MAX_SENTENCES = 30
-
-
-@dataclass
-class _Sentences:
-    """A mail of plain sentences read as the seat's orders: the lines meant as orders (chatter left out:
-    mail/chatter.py), each read against the seat's own view."""
-
-    seat: str
-    password: str | None
-    lines: list[str]
-    readings: list[Reading]
-
-    @property
-    def read(self) -> bool:
-        """Whether at least one line reads as an order of this phase: only then is the mail filed."""
-        return any(r.accepted for r in self.readings)
-
-    def document(self, turn: int) -> inbox.OrderDocument:
-        """The order file the sentences make. Every line meant as an order is in it, the void ones too, so
-        the acknowledgement and the report answer each with why and what happens instead (design 17)."""
-        text = f"player: {self.seat}\nturn: {turn}\n"
-        text += f"password: {json.dumps(self.password, ensure_ascii=False)}\n" if self.password is not None else ""
-        text += "orders:\n" + "".join(f"  - {json.dumps(line, ensure_ascii=False)}\n" for line in self.lines)
-        return inbox.OrderDocument(text.encode("utf-8"), "the sentences of your mail, read as orders")
-
-
-def _sentences(ctx: _Context, message: Any, seat: str | None) -> _Sentences | None:
-    """A mail of plain sentences with no form, from a seat's registered address: that seat's orders for
-    the pending turn (design 17), read; None when it is not one (no line meant as an order).
-
-    Each line of the sender's own words (quotes and signature cut, a `password:` line kept for the
-    envelope) that is not plainly chatter (a greeting, thanks, a phone's signature) is read as one order
-    against the seat's own view. A line with two readings is void with both, as in any order file."""
+def _sentences(ctx: _Context, message: Any, seat: str | None) -> sentences.Sentences | None:
+    """A mail of plain sentences with no form, from a seat's registered address and due: that seat's orders
+    for the pending turn (design 17), read as mail/sentences.py reads them; None when it is not one."""
     if seat is None or not ctx.turn.due(seat):
         return None
-    names = (seat, _seat_name(ctx, seat), *_seat_name(ctx, seat).split()[:1])
-    password, lines = None, []
-    for line in commands.own_text(message).split("\n"):
-        if match := _PASSWORD_LINE.match(line):
-            password = match[1].strip().strip('"\u201c\u201d')
-        elif line.strip() and not chatter.chatter(line, names):
-            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
-    if not lines or len(lines) > MAX_SENTENCES:
-        return None
-    game, position = ctx.campaign.game, ctx.turn.position
-    try:
-        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
-    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
-        return None
-    return _Sentences(seat, password, lines, readings)
+    return sentences.read(commands.own_text(message), ctx.campaign.game, ctx.turn.position, seat, _seat_name(ctx, seat))
 
 
 def _filled(form: str) -> bool:
@@ -578,12 +530,12 @@ def _filled(form: str) -> bool:
     return isinstance(document, dict) and bool(document.get("orders") or document.get("Orders"))
 
 
-def _unread(ctx: _Context, sentences: _Sentences) -> tuple[str, list[str]]:
+def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]]:
     """(the reason, the lines that answer each sentence) for a mail of sentences none of which reads as
     an order: the player wrote above the quote, so the answer is about what they wrote (design 17)."""
-    reason = "no line of your mail reads as an order: " + "; ".join(repr(_echo(line)) for line in sentences.lines[:5])
-    reason += "; ..." if len(sentences.lines) > 5 else ""
-    shown = Submission(player=sentences.seat, status="accepted", readings=sentences.readings)
+    reason = "no line of your mail reads as an order: " + "; ".join(repr(_echo(line)) for line in written.lines[:5])
+    reason += "; ..." if len(written.lines) > 5 else ""
+    shown = Submission(player=written.seat, status="accepted", readings=written.readings)
     renderer = Renderer.for_campaign(ctx.campaign.game.id, ctx.campaign.root, ctx.campaign.site_base_url)
     fix = ["", "Your lines, each read as an order:", *renderer.readings(shown, "would do"), ""]
     if not ctx.over:
@@ -761,9 +713,8 @@ def _unfiled(ctx: _Context, seat: str) -> list[str]:
     for missing orders, `instead`, from the seat's own view); nothing when orders are filed or none are due."""
     if ctx.over or seat not in ctx.verdict.waiting:
         return []
-    view = ctx.turn.position.view_of(seat)
     return [f"No orders of yours are filed for turn {ctx.pending}: if none are by the deadline, you count as NMR "
-            f"(no moves received). {ctx.campaign.game.instead(view, seat, [])}".rstrip()]
+            f"(no moves received). {nmr_means(ctx.campaign.game, ctx.turn.position, seat)}".rstrip()]
 
 
 def _message(ctx: _Context, entry: Entry, body: str, to: tuple[str, str], what: str) -> tuple[dict[str, bytes], list[str]]:
