@@ -7,10 +7,12 @@ import email
 import email.policy
 from pathlib import Path
 
+import pytest
 import yaml
 from reliability_kit import NOW
 from test_ingest import campaign, mail, maildir, passwords  # noqa: F401 - the fixture and the helpers
 
+from adjudicator.cli import main
 from adjudicator.mail.ingest import ingest
 
 
@@ -91,3 +93,19 @@ def test_every_sentence_meant_as_an_order_is_answered_and_the_subject_says_some_
     assert text.count("No SID is placed in its place (SECRETS-8)") == 3
     assert "SID 3 guards your secret 6" in text
     assert "Thanks" not in text and "iPhone" not in text
+
+
+def test_pbem_check_reads_a_file_of_sentences_as_the_judge_reads_the_mail(campaign: Path, tmp_path: Path,  # noqa: F811
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # Design 17: the same reading for a mail body and `pbem check FILE`.
+    body = f"Hi GM,\nSID 1 steals David's secret 8\nsid 9 guards 3\npassword: {passwords(campaign)['tony']}\nThanks!\n"
+    path = tmp_path / "tony.txt"
+    path.write_text(body, encoding="utf-8")
+    assert main(["check", str(path), "--campaign", str(campaign)]) == 1
+    out = capsys.readouterr().out
+    assert "read for tony, turn 1; 1 of its 2 orders void" in out, out
+    assert "SID 1 tries to steal David's secret 8" in out and "there is no SID 9" in out and "Thanks" not in out
+    entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="my move", message_id="<c1@x>")])],
+                     now=NOW).entries
+    filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
+    assert entries[0].status == "filed" and filed["orders"] == ["SID 1 steals David's secret 8", "sid 9 guards 3"]

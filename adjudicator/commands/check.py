@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from ..common import yamlsafe
 
     path = Path(args.file)
-    checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
+    checker, sentences = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
     if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO or a device would block the read, or never end
         raise Failure(f"{path}: not a regular file (an order file is a text file); nothing was checked")
     try:
@@ -71,9 +71,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         document = _load(data)
     except yamlsafe.YamlError as exc:
-        print(f"{path}: REJECTED: {exc}")
-        print("The whole file would be refused and you would count as NMR (no moves received).")
-        return 1
+        document = sentences(data)  # design 17: plain sentences read as the judge reads a mail of them
+        if document is None:
+            print(f"{path}: REJECTED: {exc}")
+            print("The whole file would be refused and you would count as NMR (no moves received).")
+            return 1
+    else:
+        document = document if isinstance(document, dict) else sentences(data) or document
     sub, turn, due, nmr, note, renderer = checker(document, path.name)
     if sub.nmr:
         print(f"{path}: REJECTED")
@@ -101,9 +105,27 @@ Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], Callable[[
 """(document, file name) -> (the Submission, the pending turn, whether a player is due, what the deadline
 brings a player with no orders (pipeline.nmr_means), a note for an accepted file, the Renderer whose
 templates say how each order reads)."""
+Sentences = Callable[[bytes], Any]
+"""A file's bytes -> the order document its plain sentences make for the seat checked, as the judge reads a
+mail of sentences (mail/sentences.py); None when it holds none."""
 
 
-def _with_campaign(root: Path, path: Path) -> Checker:
+def _sentences(game: Any, position: Any, seat: str | None, turn: int) -> Sentences:
+    """The reader of plain sentences for `seat` (none without a seat, or when it is not due)."""
+    from ..common import ordertext
+    from ..mail import inbox, sentences
+
+    def read(data: bytes) -> Any:
+        if seat is None or seat not in position.roster.due:
+            return None
+        text = inbox.own_words(data.decode("utf-8", "replace"))
+        found = sentences.read(text, game, position, seat, str(position.names.get(seat, seat)))
+        return None if found is None else ordertext.load(found.document(turn).data)
+
+    return read
+
+
+def _with_campaign(root: Path, path: Path) -> tuple[Checker, Sentences]:
     """The GM's check: against the campaign's pending turn, read as the adjudication reads it, the password included."""
     from ..campaign import pending
     from ..campaign.folder import Campaign
@@ -122,10 +144,10 @@ def _with_campaign(root: Path, path: Path) -> Checker:
         return (sub, turn.number, lambda p: p not in turn.roster.players or turn.due(p),
                 lambda p: nmr_means(campaign.game, turn.position, p), "", renderer)
 
-    return check
+    return check, _sentences(campaign.game, turn.position, expected, turn.number)
 
 
-def _with_view(view_path: Path) -> Checker:
+def _with_view(view_path: Path) -> tuple[Checker, Sentences]:
     """A player's check: against their view file alone, for their own seat only."""
     from ..campaign.pipeline import check_position, nmr_means
     from ..campaign.viewfile import ViewFileError, read_view_file
@@ -147,7 +169,7 @@ def _with_view(view_path: Path) -> Checker:
         return (sub, record.turn, lambda p: p != record.player or p in record.position.roster.due,
                 lambda p: nmr_means(record.game, record.position, p) if p == record.player else "", note, renderer)
 
-    return check
+    return check, _sentences(record.game, record.position, record.player, record.turn)
 
 
 def _read_view(view_path: Path, read: Callable[[bytes], Any], error: type[Exception]) -> Any:
