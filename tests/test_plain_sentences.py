@@ -109,3 +109,12 @@ def test_pbem_check_reads_a_file_of_sentences_as_the_judge_reads_the_mail(campai
                      now=NOW).entries
     filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
     assert entries[0].status == "filed" and filed["orders"] == ["SID 1 steals David's secret 8", "sid 9 guards 3"]
+
+
+def test_the_check_command_reads_sentences_and_files_nothing(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    body = f"SID 1 steals David's secret 8\nsid 9 guards 3\npassword: {passwords(campaign)['tony']}\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="check", message_id="<c2@x>")])],
+                     now=NOW).entries
+    assert entry.status == "answered" and not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+    text = _ack(campaign)
+    assert "SID 1 tries to steal David's secret 8" in text and "there is no SID 9" in text and "Nothing was filed" in text
