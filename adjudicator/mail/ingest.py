@@ -338,24 +338,23 @@ _YAML_LINE = re.compile(r"\(line (\d+), column (\d+)\)")
 
 
 def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument, message: Any) -> str:
-    """The loader's words with its line counted in what the player sent, and that line quoted back as typed."""
-    if found.lines and isinstance(exc.line, int):  # taken from the body: quote the body's line, not its tidied copy
-        exc = exc.as_written(inbox.written(message), found.line(exc.line))
+    """The loader's words with its line counted in what the player sent, and that line quoted back once, as typed."""
     text = str(exc)
-    line = getattr(exc, "line", None)
     match = _YAML_LINE.search(text)
-    if line is None and match:
-        line = int(match.group(1))
-    if not isinstance(line, int):
+    line = exc.line if isinstance(exc.line, int) else int(match.group(1)) if match else None
+    if line is None:
         return text
     sent = found.line(line)
+    if found.lines and exc.quoted is not None:  # from the body: the message's line, as typed (not the tidied copy read)
+        text = str(yamlsafe.YamlError(exc.problem, sent, exc.column, exc.quoted).as_written(inbox.written(message)))
+        match = _YAML_LINE.search(text)
     where = f"line {sent} of your message" if found.lines else f"line {line} of the attachment"
     if match:
         text = text.replace(match.group(0), f"({where}, column {match.group(2)})")
     else:
         text = f"{text} ({where})"
     lines = found.data.decode("utf-8", "replace").split("\n")
-    if 1 <= line <= len(lines) and lines[line - 1].strip() and not getattr(exc, "quoted", None):  # once: the loader may quote it
+    if 1 <= line <= len(lines) and lines[line - 1].strip() and exc.quoted is None:  # once: the loader may have quoted it
         text += f"; that line reads: {_echo(lines[line - 1])}"
     # The line quoted back is the player's own, to the player only; yet never the password (issue 26.4).
     text = yamlsafe.scrub(text, yamlsafe.password_values(found.data))
