@@ -6,4 +6,4 @@ a package (adjudicator/games/<id>/) is installed without anyone editing a list.
 
 from setuptools import find_packages, setup
 
-setup(packages=find_packages(include=["adjudicator", "adjudicator.*"]) + ["adjudicator.schemas", "adjudicator.templates", "adjudicator.docs"])
+setup(packages=find_packages(include=["adjudicator", "adjudicator.*"]) + ["adjudicator.schemas", "adjudicator.templates"])

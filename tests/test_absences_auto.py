@@ -106,3 +106,39 @@ def test_an_absence_ends_at_midnight_in_the_campaigns_zone(tmp_path: Path, capsy
     code, out = pbem(capsys, "run", root, "--now", now)
     reply = next(read(root, n).get_body(("plain",)).get_content() for n in outbox(root) if "/reply-" in n)
     assert ("Tony: 2026-12-01 to 2026-12-05" in reply) is shown, reply
+
+
+def test_an_acknowledgement_tells_the_deadline_and_the_missing_as_the_tick_leaves_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 2 item 2: María's orders came first, then Tony's absence (granted, moving the deadline) and
+    David's resignation (the stand-in plays his seat) in the same tick; her acknowledgement gave the old
+    deadline and David as missing, and as she owes nothing she is not told of the move otherwise."""
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days"})
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, orders("maria", 1, "Tue, 01 Dec 2026 09:00:00 +0000"))
+    append_mbox(mbox, command("tony", "absence 2026-12-07 2026-12-09", 1))
+    append_mbox(mbox, command("david", "resign", 2))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "the deadline of turn 1 moved" in out, out
+    ack = read(root, "turn-001/ack-00001.eml")
+    assert str(ack["To"]) == "María <maria@example.org>" and ack["In-Reply-To"] is not None
+    body = ack.get_body(("plain",)).get_content()
+    assert "Deadline for turn 1: Thursday 10 December 2026, 00:00 CET (Europe/Berlin)." in body, body
+    assert "Still missing for turn 1: Tony." in body, body
+    code, out = pbem(capsys, "status", root, "--now", "2026-12-01T12:00+00:00")
+    assert "Thursday 10 December 2026, 00:00 CET" in out, out  # the same deadline `pbem status` gives
+    before = outbox(root)
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")  # again: nothing rebuilt, nothing new
+    assert code == 0 and outbox(root) == before, out
+
+
+def test_pbem_ingest_tells_the_missing_as_a_resignation_later_in_the_mail_leaves_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 2 item 2, by `pbem ingest` alone: Tony's acknowledgement, written before David's resignation in the
+    same mail, named David as missing although the stand-in plays his seat from that resignation on."""
+    root = campaign(tmp_path)
+    mbox = tmp_path / "spies.mbox"
+    append_mbox(mbox, orders("tony", 1, "Tue, 01 Dec 2026 09:00:00 +0000"))
+    append_mbox(mbox, command("david", "resign", 1))
+    code, out = pbem(capsys, "ingest", root, mbox)
+    assert code == 0 and "1 filed" in out, out
+    body = read(root, "turn-001/ack-00001.eml").get_body(("plain",)).get_content()
+    assert "Still missing for turn 1: María." in body, body

@@ -180,3 +180,20 @@ def test_a_kid_out_of_the_clock_makes_the_wolf_discard_in_words_that_agree() -> 
     wolf, ben = out["reports/wolf.txt"].decode(), out["reports/ben.txt"].decode()
     assert "; you discard a kid token (0 left)" in wolf and "you discards" not in wolf
     assert "; the wolf discards a kid token (0 left)" in ben
+
+
+def test_a_kid_caught_at_the_growl_is_on_every_board_of_the_turn() -> None:
+    """Trial 2 item 5: a kid caught at the growl is under no piece, and the board drew only the kids found
+    under a lifted piece or come out of one: the kid's own board (and everyone's) did not show the capture."""
+    from adjudicator.publish.pictures import painter
+
+    state = opening(3)
+    new, _ = GAME.resolve(state, {"wolf": [{"lift": ["bed", "door"]}], "ann": [{"hide": "tub"}], "ben": [], "cat": [{"hide": "bed"}]},
+                          Rng("t", 1))
+    for reader in ("ben", "ann", "wolf", None):
+        svg = painter("hidekids").board(GAME.view(new, reader), "board-1").svg()
+        row = "Ben (you)" if reader == "ben" else "Ben"
+        assert f'class="ink label">{row}</text>' in svg, reader
+        assert 'class="mark small">this turn: caught at the growl, not hidden in time</text>' in svg, reader
+        assert "Caught at the growl: Ben." in svg, reader  # the picture's description, read out by screen readers
+        assert 'class="mark small">this turn: found under the bed</text>' in svg and 'class="good small">this turn: came out from under the tub</text>' in svg

@@ -371,7 +371,7 @@ def test_a_saved_message_is_read_whatever_its_name(campaign: Path, tmp_path: Pat
     path = tmp_path / name
     path.write_bytes(mail("Tony <tony@example.org>", attachment=text, filename="tony.yaml", message_id="<saved@x>").as_bytes())
     assert main(["ingest", str(campaign), str(path)]) == 0
-    assert "1 new messages (1 filed, 0 rejected)" in capsys.readouterr().out
+    assert "1 new message (1 filed, 0 rejected)" in capsys.readouterr().out  # trial 3: not "1 new messages"
     assert (campaign / "turn-001" / "orders" / "tony.yaml").read_text() == text
     [entry] = load_index(campaign)
     assert (entry.status, entry.player, entry.message_id) == ("filed", "tony", "<saved@x>")
@@ -573,6 +573,36 @@ def test_orders_below_a_quote_marked_with_gt_are_read_bottom_posting(campaign: P
     assert b"SID 5 steal Tony 10" in found.data and found.where == "the body"
     result = ingest(campaign, [maildir(tmp_path, [mail("david@example.org", bottom, message_id="<b1@x>")])], now=NOW)
     assert [e.status for e in result.entries] == ["filed"]
+
+
+ATTRIBUTIONS = [
+    "W dniu 2 gru 2026 o 10:00 Spies Judge <judge@spies.example.org> pisze:",
+    "W dniu śr., 2 gru 2026 o 10:00 Spies Judge <judge@spies.example.org> napisał(a):",
+    "Am Mi., 2. Dez. 2026 um 10:00 Uhr schrieb Spies Judge <judge@spies.example.org>:",
+    "Le mer. 2 déc. 2026 à 10:00, Spies Judge <judge@spies.example.org> a écrit :",
+    "El mié, 2 dic 2026 a las 10:00, Spies Judge (<judge@spies.example.org>) escribió:",
+    "Op wo 2 dec. 2026 om 10:00 schreef Spies Judge <judge@spies.example.org>:",
+]
+
+
+@pytest.mark.parametrize("attribution", ATTRIBUTIONS)
+def test_reply_headers_in_other_languages_start_the_quote(campaign: Path, tmp_path: Path, attribution: str) -> None:
+    """Trial 2 item 4: a Polish, German, French, Spanish or Dutch mail program's reply header starts the
+    quoted part as "On ... wrote:" does. Under it without `>` (an HTML reply made text) the quoted report's
+    empty form is not the player's orders (a question must not replace filed orders); with `>`, the
+    player's orders typed below the quote are read."""
+    empty = order_text(campaign, "david", [])
+    question = f"When is the deadline exactly?\n\n{attribution}\n\n{empty}"
+    with pytest.raises(ValueError, match="below the quote"):
+        orders_in_text(question)
+    mine = order_text(campaign, "david", ["SID 5 steal Tony 10"])
+    bottom = f"{attribution}\n> Results of turn 1\n> player: david\n\n{mine}"
+    assert orders_in_text(bottom).data.decode() == mine
+    result = ingest(campaign, [maildir(tmp_path, [mail("david@example.org", question, message_id="<q1@x>")])], now=NOW)
+    assert [e.status for e in result.entries] == ["rejected"]
+    assert not (campaign / "turn-001" / "orders" / "david.yaml").exists()
+    answer = read(campaign / "mail" / "outbox" / "turn-001" / "reply-00001.eml").get_content()
+    assert f"write your orders above the line '{attribution[:20]}" in answer
 
 
 @pytest.mark.parametrize("block", [

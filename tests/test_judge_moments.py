@@ -430,3 +430,14 @@ def test_the_gm_is_told_of_an_abandoned_seat_in_the_tick_of_the_turn_that_abando
     [digest] = [text(root, n) for n in outbox(root) if "gm-digest" in n]
     said = " ".join(digest.split())
     assert f"maria abandoned after 1 turn without valid orders in a row: the stand-in plays the seat from turn 2 (pbem standin {root} maria off stops it)" in said, said
+
+
+def test_a_command_from_an_address_no_seat_has_is_in_the_gms_digest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A field trial: Ben asked `status` from his work address and got no answer (design 12: nothing goes to
+    an address no seat has), and the GM was not told either, so nobody could help him."""
+    root = campaign(tmp_path, judge={"gm_digest": True})
+    tick(capsys, root, "2026-12-02T09:00+01:00")
+    append_mbox(tmp_path / "spies.mbox", command("tony.at.work", "status"))
+    tick(capsys, root, "2026-12-02T12:00+01:00")
+    digests = [" ".join(text(root, n).split()) for n in outbox(root) if "gm-digest" in n]
+    assert any("command 'status' from tony.at.work@example.org: not answered: tony.at.work@example.org is registered for no seat" in d for d in digests), digests

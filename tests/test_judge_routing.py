@@ -82,6 +82,23 @@ def test_each_message_goes_to_one_campaign_by_the_rules_in_order(tmp_path: Path,
     assert {root: (filed(root), outbox(root)) for root in (spies, kids)} == before  # nothing twice, no reply twice
 
 
+@pytest.mark.parametrize("names", [("Müller", "Möller"), ("Шпионы", "Волки")])
+def test_a_reply_goes_to_its_campaign_whatever_letters_the_names_are_written_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str]) -> None:
+    """Trial 2 item 6: the campaign part of the judge's Message-IDs dropped non-ASCII letters, so `Müller`
+    and `Möller` (or two names in Cyrillic) minted the same one, and a reply to either, from a player of
+    both, was answered with the list of campaigns instead of being filed where it belonged."""
+    spies, kids, mbox = shared(tmp_path)
+    for root, name in zip((spies, kids), names):
+        edit(root, lambda c, name=name: c.update(name=name))
+    assert tick(capsys, spies, kids, now=NOW)[0] == 0  # the welcomes
+    welcome = email.message_from_bytes((kids / "mail" / "outbox" / "turn-000" / "welcome-tony.eml").read_bytes(), policy=email.policy.default)
+    append_mbox(mbox, mail("tony@example.org", "Re: welcome", "player: tony\nturn: 1\norders: []\n", In_Reply_To=str(welcome["Message-ID"])))
+    code, out = tick(capsys, spies, kids, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert filed(kids) == [("tony@example.org", "filed")] and filed(spies) == [], out
+
+
 def test_a_campaign_that_is_over_never_takes_another_campaigns_mail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 24 item 3: the finished spies took a Hide the Kids! player's orders and answered 'the game is over'."""
     from adjudicator.campaign.adjudicate import adjudicate
@@ -262,6 +279,9 @@ def signing_up_by_the_shared_address(tmp_path: Path, capsys: pytest.CaptureFixtu
     answered = replies(kids)  # kids (first by folder) keeps the record and answers the list
     assert sorted(answered) == ["ann@example.net", "bob@example.net"]
     listing = answered["ann@example.net"]
+    subjects = {str(m["To"]): str(m["Subject"]) for m in (email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(),
+                                                                                   policy=email.policy.default) for name in outbox(kids) if "route-" in name)}
+    assert subjects["ann@example.net"] == "Re: list please", subjects  # trial 2 item 3: it reads as the reply it is
     assert "[league]  league (Sid's Secrets): signing up, 0 of 3 seats taken" in listing, listing
     assert "[kids]  kids (Sid's Secrets): running, turn 1 due Tuesday 8 December 2026, 20:00 CET" in listing, listing
     assert "@" not in listing and "@" not in answered["bob@example.net"].split("Your message:")[0]  # no player's address
@@ -431,3 +451,89 @@ def test_a_campaign_left_alone_on_a_source_once_shared_never_takes_what_went_to_
     code, out = tick(capsys, spies, kids, now="2026-12-02T12:15+00:00")
     assert code == 0 and out.count("nothing to do") == 2, out
     assert filed(kids) == [("tony@example.org", "filed")]
+
+
+def test_a_campaign_line_above_a_command_names_the_game_and_the_command_is_read_below_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: Oskar's `campaign: hyde` / `join Oskar` (an HTML reply) was answered "no sign-up command";
+    Pat's `campaign: ident` / `observe` was taken for orders, refused, and never answered; the which-game
+    reply and players.md tell a newcomer to write that line above the command (design 16)."""
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    oskar = EmailMessage()
+    oskar["From"], oskar["To"], oskar["Subject"] = "Oskar <oskar@example.net>", "gm@example.org", "Re: which game? your message was not filed"
+    oskar["Date"], oskar["Message-ID"] = "Wed, 02 Dec 2026 10:00:00 +0000", "<oskar.1@example.net>"
+    oskar.set_content('<html><body><div dir="ltr"><div>campaign: league</div><div>join Oskar</div><div><br></div>'
+                      "<div>cheers, Oskar</div></div></body></html>", subtype="html")
+    append_mbox(mbox, bytes(oskar))
+    append_mbox(mbox, mail("pat@example.net", "hello", "campaign: kids\nobserve\n"))
+    append_mbox(mbox, mail("tony@example.org", "hi", "campaign: kids\n\nstatus\n"))  # a seated player's command, below the line
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0, out
+    assert "oskar joined" in out and "pat@example.net observes" in out, out
+    from adjudicator.campaign.folder import Campaign
+
+    assert [p["id"] for p in Campaign.open(league).players] == ["oskar"]
+    assert [(e["sender"], e["status"], e["found"]) for e in map(json.loads, (kids / "mail" / "ingest.jsonl").read_text().splitlines())] == [
+        ("pat@example.net", "answered", "the command 'observe'"), ("tony@example.org", "answered", "the command 'status' in the first line")]
+    answers = {str(m["To"]): m.get_body(("plain",)).get_content() for name in outbox(kids) if "route-" not in name and "welcome" not in name
+               for m in [email.message_from_bytes((kids / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)]}
+    assert "you will get each public report from now on" in answers["pat@example.net"], answers
+    assert "turn 1" in answers["Tony <tony@example.org>"].lower(), answers
+
+
+def test_the_which_game_reply_counts_the_seats_joins_took_in_the_same_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: in the tick Hana joined hyde, Oskar's which-game reply said hyde had "0 of 2 seats taken".
+    The replies routing decides are built after the campaigns' ticks, so they list what those ticks did."""
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0  # kids' welcomes
+    append_mbox(mbox, mail("ann@example.net", "[league] join", "join Ann\n"))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))  # names no game: the which-game reply
+    append_mbox(mbox, mail("cy@example.net", "hello", "list\n"))
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:00+00:00")
+    assert code == 0 and "ann joined" in out, out
+    answered = replies(kids)
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["bob@example.net"], answered
+    assert "[league]  league (Sid's Secrets): signing up, 1 of 3 seats taken" in answered["cy@example.net"], answered
+    before = outbox(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and outbox(kids) == before, out  # built once
+
+
+def test_a_which_game_reply_a_kill_left_unbuilt_is_built_by_the_next_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reply is built after the ticks, its routed.jsonl line before them: a run killed between the two
+    leaves the line, and the next run builds the reply from it, once."""
+    import datetime as dt
+
+    from adjudicator.mail import route
+
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    append_mbox(mbox, mail("bob@example.net", "hello", "join Bob\n"))
+    decided = route.route([kids, league], [mbox], dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC))  # killed before route.answer
+    assert len(decided.answering) == 1 and not replies(kids)
+    code, out = tick(capsys, kids, league, now="2026-12-02T12:05+00:00")
+    assert code == 0 and list(replies(kids)) == ["bob@example.net"], out
+    before = outbox(kids)
+    assert tick(capsys, kids, league, now="2026-12-02T12:10+00:00")[0] == 0 and outbox(kids) == before
+
+
+def test_the_which_game_and_list_replies_go_out_in_the_run_that_built_them(tmp_path: Path, capsys: pytest.CaptureFixture[str], smtp: tuple[Any, str]) -> None:
+    """Built after the ticks (above), they were sent only with the next run's tick: an hour later under an
+    hourly cron, for a newcomer waiting to learn which game to name."""
+    box, address = smtp
+    mbox = tmp_path / "judge.mbox"
+    mbox.touch()
+    kids, league = league_and_kids(tmp_path, capsys, str(mbox))
+    assert tick(capsys, kids, league, now=NOW)[0] == 0
+    append_mbox(mbox, mail("cy@example.net", "hello", "list\n"))
+    code = main(["run", str(kids), str(league), "--now", "2026-12-02T12:00+00:00", "--send", "--smtp", address])
+    out = "".join(capsys.readouterr())
+    assert code == 0 and f"{kids}: 1 reply of the shared address sent" in out, out
+    assert [rcpt for rcpt, message in box.received if "cy@example.net" in rcpt] == [["cy@example.net"]], box.received
+    code = main(["run", str(kids), str(league), "--now", "2026-12-02T12:05+00:00", "--send", "--smtp", address])
+    assert code == 0 and len([1 for rcpt, _ in box.received if "cy@example.net" in rcpt]) == 1, "sent once"

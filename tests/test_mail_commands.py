@@ -18,6 +18,7 @@ from test_ingest import mail, maildir, order_text, passwords, snapshot
 
 from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.create import create
+from adjudicator.campaign.folder import Campaign
 from adjudicator.cli import main
 from adjudicator.mail import commands
 from adjudicator.mail.ingest import ingest, load_index
@@ -91,6 +92,18 @@ def test_a_command_word_in_the_subject_or_first_line_in_any_case(campaign: Path)
     assert word(mail("tony@example.org", "check\n" + order_text(campaign, "tony", []), subject="x")) == "check"
 
 
+def test_a_command_is_read_below_the_password_and_campaign_lines_in_any_order(campaign: Path, tmp_path: Path) -> None:
+    """Trial 3: a `campaign:` (or `password:`) line above the command hid it; what follows the command's
+    line is its text, without those lines (a press relays none of them)."""
+    status = mail("tony@example.org", f"{pw(campaign, 'tony')}campaign: Spies\n\nstatus\n", subject="hi", message_id="<e1@x>")
+    press = mail("david@example.org", f"campaign: Spies\n{pw(campaign, 'david')}press Tony\nShall we guard 10?\n", subject="hi", message_id="<e2@x>")
+    entries = run(campaign, tmp_path, status, press)
+    assert [(e.status, e.found) for e in entries] == [("answered", "the command 'status' in the first line"),
+                                                      ("answered", "the command 'press' in the first line")]
+    relayed = outbox(campaign)["turn-001/press-00002-tony.eml"].get_content()
+    assert "Shall we guard 10?" in relayed and "campaign:" not in relayed and "password" not in relayed
+
+
 def test_an_order_submission_under_subject_orders_is_still_filed(campaign: Path, tmp_path: Path) -> None:
     entries = run(campaign, tmp_path, mail("tony@example.org", attachment=order_text(campaign, "tony", []), subject="orders", message_id="<o@x>"))
     assert [e.status for e in entries] == ["filed"]
@@ -117,6 +130,20 @@ def test_answers_go_to_the_registered_address_only(campaign: Path, tmp_path: Pat
     for message in sent.values():
         for secret in passwords(campaign).values():
             assert secret not in message.as_string()
+
+
+def test_a_missing_or_wrong_password_is_answered_with_how_to_get_it_again(campaign: Path, tmp_path: Path) -> None:
+    """Trial 3: Bram wrote "I lost the mail with my password, can you resend it?" and heard only that the
+    password is needed. There is no command that mails it (a forged sender would get it): the answer
+    points to the welcome mail and to the GM, by address."""
+    lost = mail("david@example.org", "Off skiing! I lost the mail with my password, can you resend it?\n",
+                subject="absence 2026-12-07 2026-12-09", message_id="<l1@x>")
+    wrong = mail("tony@example.org", attachment=order_text(campaign, "tony", [], password="guess"), message_id="<l2@x>")
+    entries = run(campaign, tmp_path, lost, wrong)
+    assert [e.status for e in entries] == ["answered", "rejected"]
+    for name in ("turn-001/reply-00001.eml", "turn-001/ack-00002.eml"):
+        text = " ".join(outbox(campaign)[name].get_content().split())
+        assert "Lost your password? It is in the judge's welcome mail to you" in text and "write to GM <gm@example.org>" in text, (name, text)
 
 
 def test_without_passwords_the_registered_address_is_the_proof(tmp_path: Path) -> None:
@@ -322,7 +349,7 @@ def test_a_command_in_the_subject_does_not_swallow_the_orders_in_the_body(campai
     [reply] = outbox(campaign).values()
     body = reply.get_content()
     assert "These orders are filed for turn 1." in body and "SID 1 tries to steal David's secret 8" in body
-    assert "Your Subject also asked 'status'" in body and "Your orders for turn 1: filed, 1 order" in body
+    assert "Your Subject also asked 'status'" in body and "Your orders for turn 1: filed, 1 order." in body
     assert "none filed" not in body and "and your status" in str(reply["Subject"])
 
 
@@ -339,7 +366,45 @@ def test_guide_mails_the_players_guide_and_no_reply_names_a_path_players_do_not_
         mail("david@example.org", pw(campaign, "david"), subject="help"), name="Box")
     replies = {name: m.get_content() for name, m in outbox(campaign).items() if "reply-" in name}
     guide, help_text = replies["turn-001/reply-00001.eml"], replies["turn-001/reply-00002.eml"]
-    assert "# The player's guide" in guide and "## Sending orders" in guide
+    assert guide.startswith("Spies (Sid's Secrets): the player's guide, for Tony (seat id: tony).") and "SENDING ORDERS BY MAIL" in guide
     assert "send guide for the player's guide" in help_text and "docs/players.md" not in help_text
     report = (campaign / "turn-000" / "reports" / "tony.txt").read_text()
     assert "docs/players.md" not in report and '"guide" for the player\'s guide' in report
+
+
+FORM_EXAMPLES = {  # a line of each game's order form for the opening turn, in the game's own words
+    "secrets": "#  - {sid: 1, steal: {player: PLAYER, secret: N}}   # or: - {sid: 1, guard: N}",
+    "identity": "#  - bid: [CARD, CARD]",
+    "hide": "#  - {target: army-base}     # one of: army-base, satellite, submarine",
+    "hidekids": '# Shorthand works too:  - "lift clock then bed"',  # tony, the first seat, is the wolf
+    "jekyll": "# A card is written purple5, red7, green1 (or pride5, wrath7, greed1) or potion3 (or 3+).",
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(FORM_EXAMPLES))
+def test_the_guide_is_plain_text_for_this_campaign_and_seat(game_id: str, tmp_path: Path) -> None:
+    """Trial 2 item 1: `guide` answered with docs/players.md as it is: Markdown, Sid's Secrets examples in every
+    game, and `pip install`. It is plain text for this campaign: how to send orders by mail, this seat's order
+    form for the pending turn with this game's examples (as the seat's report gives them), and the commands."""
+    from adjudicator.campaign.pending import read as read_pending
+    from adjudicator.games import GAMES
+
+    game = GAMES[game_id]
+    ids = ["tony", "david", "maria", "sue"][: min(max(game.min_players, 3), game.max_players)]
+    root = tmp_path / game_id
+    create(root, game_id, [{"id": p, "name": p.capitalize(), "email": f"{p}@example.org"} for p in ids], seed="guide",
+           gm_email="GM <gm@example.org>", name="Table", passwords=True)
+    seat = read_pending(Campaign.open(root)).due_seats[0]
+    run(root, tmp_path, mail(f"{seat}@example.org", pw(root, seat), subject="guide"))
+    [reply] = outbox(root).values()
+    guide = reply.get_content()
+    assert guide.startswith(f"Table ({game.title}): the player's guide, for {seat.capitalize()} (seat id: {seat}).")
+    assert "ABOVE the quoted report" in guide and 'password: "..."' in guide and "\n\n\n" not in guide
+    assert "YOUR ORDERS FOR TURN 1 (as your report of turn 0 gives them)" in guide
+    assert f"\nplayer: {seat}\nturn: 1\n" in guide and FORM_EXAMPLES[game_id] in guide, guide
+    assert "  status             the turn, its deadline" in guide and "  resign " in guide
+    prose = "\n".join(line for line in guide.split("\n") if not line.startswith("#"))  # the form's comment lines are its own
+    for unwanted in ("```", "**", "## ", "pip install", "pbem check", "docs/", "the GM's"):  # no Markdown, nothing a player never needs
+        assert unwanted not in prose, unwanted
+    if game_id != "secrets":
+        assert "SID" not in guide and "steal" not in guide, guide

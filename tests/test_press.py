@@ -166,7 +166,9 @@ def test_press_never_reaches_an_unnamed_player(game_id: str, tmp_path: Path) -> 
     for name, message in sent.items():
         content = message.get_content()
         for token, receivers in named.items():
-            if token in content:
+            if token in content and "/reply-" in name:  # an anonymous press's receipt shows its sender the text sent
+                assert to(message) == [f"{token.split('-')[1]}@example.org"], f"{token} reached {to(message)} ({name})"
+            elif token in content:
                 assert "/press-" in name and {a.split("@")[0] for a in to(message)} <= receivers, f"{token} reached {to(message)} ({name})"
 
 
@@ -178,3 +180,30 @@ def test_receivers_by_id_name_or_all_with_or_without_commas() -> None:
     assert press.receivers(state, "david", "all") == ["tony", "maria"]
     with pytest.raises(press.PressError, match="'Bob' names no player"):
         press.receivers(state, "tony", "David Bob")
+
+
+def test_anonymous_press_leaves_out_a_phone_signature_and_the_senders_name_and_shows_what_went(tmp_path: Path) -> None:
+    """Trial 3: Anna's `press anonymous all` ended `Anna Berg` / `Sent from my phone`, and both reached the
+    receivers. A client's signature line is cut as any signature is; under anonymous press a closing line that
+    is the sender's name (seat name, id, first name or the From header's name) is cut too, and the sender's
+    confirmation says what was left out and shows the text as they got it."""
+    root = make(tmp_path / "spies", press="grey")
+    for n, (closing, sender) in enumerate((("María José\nSent from my phone", "Maria <maria@example.org>"),
+                                           ("\u2014 Mimi\n\nVon meinem iPhone gesendet", "Mimi <maria@example.org>"),
+                                           ("maria\nGet Outlook for Android", "maria@example.org"))):
+        message = press_mail(sender, "press anonymous all", f"{pw(root, 'maria')}Someone is bluffing with that 8. Watch Tony.\n\n{closing}\n", f"<a{n}@x>")
+        run(root, tmp_path, message, name=f"Maildir{n}")
+        copies = {name: m for name, m in relayed(root).items() if f"press-0000{n + 1}-" in name}
+        assert sorted(copies) == [f"turn-001/press-0000{n + 1}-david.eml", f"turn-001/press-0000{n + 1}-tony.eml"]
+        for copy in copies.values():
+            text = copy.get_content()
+            assert "Watch Tony." in text
+            for tell in ("Mar", "Jos", "Mimi", "maria", "phone", "iPhone", "Outlook", "gesendet"):
+                assert tell not in text, f"{tell!r} reached the receiver: {text}"
+        receipt = outbox(root)[f"turn-001/reply-0000{n + 1}.eml"].get_content()
+        assert "Left out, as it names you: '" + closing.split("\n")[0] + "'." in receipt, receipt
+        assert "The text as they got it:\n\n    Someone is bluffing with that 8. Watch Tony.\n" in receipt, receipt
+    signed = press_mail("maria@example.org", "press all", f"{pw(root, 'maria')}Good luck.\n\nMaría José\nSent from my iPhone\n", "<s@x>")
+    run(root, tmp_path, signed, name="MaildirSigned")
+    text = relayed(root)["turn-001/press-00004-david.eml"].get_content()
+    assert "Good luck.\n\nMaría José\n" in text and "iPhone" not in text  # signed: the name stays, the phone's line goes

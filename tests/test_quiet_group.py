@@ -109,6 +109,31 @@ def test_a_campaign_joining_or_leaving_the_group(tmp_path: Path, capsys: pytest.
     assert "1 new message" in lines["c"] and lines["a"] == lines["b"] == lines["d"] == "nothing to do", lines
 
 
+def test_mail_routed_to_a_member_in_another_run_makes_it_look(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run that names only the home routes b's message into b's mail/inbox/new/ (b not in that run): the
+    group's entry for b no longer stands (its stamps take in mail/inbox/new), so b's next tick files it."""
+    a, b, c = group(tmp_path, capsys)
+    append_mbox(tmp_path / "a.mbox", tagged("tony", "b"))
+    code = main(["run", str(a), "--now", "2026-12-01T12:15+00:00"])
+    out = capsys.readouterr().out
+    assert code == 0 and "note: " in out and f"{a}: nothing to do" in out, out
+    assert len(list((b / "mail" / "inbox" / "new").iterdir())) == 1
+    lines = tick(capsys, a, b, c, now="2026-12-01T12:20+00:00")
+    assert "1 new message (1 filed" in lines["b"] and lines["a"] == lines["c"] == "nothing to do", lines
+    assert set(tick(capsys, a, b, c, now="2026-12-01T12:25+00:00").values()) == {"nothing to do"}
+
+
+def test_mail_put_by_hand_in_a_members_inbox_makes_it_look(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """mail/inbox/ of a campaign sharing an inbox is watched by its new/ (docs/email-workflow.md): a message a
+    GM puts there by hand, as a Maildir delivery does (written in tmp/, moved to new/), is filed."""
+    a, b, c = group(tmp_path, capsys)
+    box = c / "mail" / "inbox"
+    (box / "tmp" / "by-hand").write_bytes(orders("david", 1, "Tue, 01 Dec 2026 12:11:00 +0000"))
+    (box / "tmp" / "by-hand").rename(box / "new" / "by-hand")
+    lines = tick(capsys, a, b, c, now="2026-12-01T12:15+00:00")
+    assert "1 new message (1 filed" in lines["c"] and lines["a"] == lines["b"] == "nothing to do", lines
+
+
 @pytest.mark.parametrize("damage", ["deleted", "garbage", "truncated", "wrong shape"])
 def test_the_groups_file_deleted_or_damaged_costs_one_slower_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str) -> None:
     a, b, c = group(tmp_path, capsys)
@@ -162,3 +187,20 @@ def test_a_tick_killed_between_its_writes_leaves_no_record_that_hides_work(tmp_p
 
     expected = ends_as_uninterrupted(run, fresh, state)
     assert any(name.startswith("b/turn-001/orders/") for name in expected) and any(name.startswith("c/turn-001/orders/") for name in expected)
+
+
+def test_stamps_of_files_dated_before_1970_or_after_2262_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stamps are packed as 64-bit numbers; a time outside them (a file touched to 1960 or 2300 by hand) is
+    written out instead: the tick neither fails nor stops noticing that campaign.yaml's time moved."""
+    from adjudicator.judge import quiet
+
+    a, b, c = group(tmp_path, capsys)
+    settings = b / "campaign.yaml"
+    seen, recorded = [], []
+    for seconds in (-10**9, 10**10, 10**10 + 1):  # 1938, 2286, and one second later
+        os.utime(settings, (seconds, seconds))
+        seen.append(quiet.stamps(b, ["campaign.yaml", ""]))
+        assert quiet.stamps(b, ["campaign.yaml", ""]) == seen[-1]
+        assert set(tick(capsys, a, b, c, now=f"2026-12-01T12:{15 + 5 * len(seen)}+00:00").values()) == {"nothing to do"}
+        recorded.append(json.loads((b / ".judge" / "quiet.json").read_bytes())["stamps"])  # looked, and recorded anew
+    assert len(set(seen)) == len(set(recorded)) == 3

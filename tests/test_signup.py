@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ def pbem(capsys: pytest.CaptureFixture[str], *args: Any) -> tuple[int, str]:
 
 def mail(sender: str, first_line: str, subject: str = "hello", n: int = 0) -> bytes:
     return (
-        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <m{n}.{abs(hash(first_line))}@x>\n"
+        f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <m{n}.{hashlib.sha256(first_line.encode()).hexdigest()[:12]}@x>\n"
         "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n"
         f"Date: Tue, 01 Dec 2026 10:00:00 +0000\n\n{first_line}\n"
     ).encode()
@@ -84,6 +85,27 @@ def test_an_open_campaign_is_signing_up_for_every_command(tmp_path: Path, capsys
         assert code == 1 and "is signing up (0 of 3 seats taken)" in out, (command, out)
     code, out = pbem(capsys, "start", root, "--now", "2026-12-01T12:00+00:00")
     assert code == 1 and "takes 3 to 6 players and 0 have joined" in out
+
+
+def test_sign_up_answers_read_as_replies_to_the_players_mail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 2 item 3: the answers to join, leave, list and a mail without a command had the Subject
+    `[spies] join`, not `Re: <their subject>`; they thread under the player's mail as other replies do."""
+    root = open_campaign(tmp_path, capsys)
+    box = tmp_path / "in.mbox"
+    sent = [mail("ann@example.org", "join Ann", subject="join", n=1), mail("bea@example.org", "list", subject="Which games?", n=2),
+            mail("cid@example.org", "Hi, how do I play?", subject="RE: your game", n=3), mail("dot@example.org", "join", subject="", n=4)]
+    for message in sent:
+        append_mbox(box, message)
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0, out
+    answers = {str(m["To"]): m for k, m in outbox(root).items() if "gm-digest" not in k}
+    assert {to: str(m["Subject"]) for to, m in answers.items()} == {
+        "ann@example.org": "Re: join", "bea@example.org": "Re: Which games?", "cid@example.org": "RE: your game",
+        "dot@example.org": "[spies] join"}
+    for n, message in enumerate(sent, 1):
+        parent = email.message_from_bytes(message, policy=email.policy.default)["Message-ID"]
+        answer = answers[str(email.message_from_bytes(message, policy=email.policy.default)["From"])]
+        assert answer["In-Reply-To"] == parent and answer["References"] == parent, (n, answer["In-Reply-To"], parent)
 
 
 def test_joins_fill_the_seats_and_the_tick_that_fills_the_last_starts_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -265,6 +287,24 @@ def test_takeover_of_a_vacant_seat_and_a_join_after_the_start(tmp_path: Path, ca
     assert any("number 1 on the waiting list" in b for b in replies.values())
     code, out = pbem(capsys, "audit", root)
     assert code == 0, out
+
+
+def test_join_and_takeover_without_a_name_show_the_from_headers_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 3: `takeover dev` from "Quinn Lee <quinn@new.example>" got the display name `quinn`. A join or a
+    takeover that gives no name is shown by the From header's name (a name it cannot have is not a refusal)."""
+    root, box = _started(tmp_path, capsys)
+    old = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    append_mbox(box, mail("dan@example.org", "leave", n=10))  # off the waiting list
+    append_mbox(box, mail("cat@example.org", f"resign\npassword: {old['cat']}", n=11))
+    append_mbox(box, mail("bob@example.org", f"resign\npassword: {old['bob']}", n=12))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
+    assert "seat cat vacant from turn 1" in out and "seat bob vacant from turn 1" in out, out
+    append_mbox(box, mail("Quinn Lee <quinn@new.example>", "takeover cat", n=13))
+    append_mbox(box, mail("Ann <rex@new.example>", "takeover bob", n=14))  # Ann is another seat's name: the address's
+    append_mbox(box, mail("Gil Moss <gil@new.example>", "join", n=15))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")
+    assert code == 0 and "seat cat taken by Quinn Lee <quinn@new.example>" in out and "seat bob taken by rex <rex@new.example>" in out, out
+    assert Campaign.open(root).config["signup"]["waiting"] == [{"id": "gil", "name": "Gil Moss", "email": "gil@new.example"}]
 
 
 def test_a_player_who_resigns_before_playing_keeps_their_mail_and_is_known_after_a_takeover(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

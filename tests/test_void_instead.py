@@ -92,3 +92,50 @@ def test_an_acknowledgement_of_only_void_orders_says_so_first(campaign: Path, tm
     first = ack.get_content().splitlines()[0]
     assert "EVERY ORDER IS VOID" in first and "none of your SIDs is placed" in first, first
     assert "every one is VOID" in ack["Subject"]
+
+
+def _jekyll_at_trick_one(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A Jekyll vs Hyde campaign whose pending turn (2) plays from trick 1 of round 1; Ann's hand."""
+    from adjudicator.campaign.adjudicate import adjudicate
+    from adjudicator.campaign.folder import Campaign
+
+    root = tmp_path / "hyde"
+    create(root, "jekyll", [{"id": "ann", "name": "Ann", "email": "ann@example.org"}, {"id": "bob", "name": "Bob", "email": "bob@example.org"}],
+           seed="trial3", passwords=False, gm_email="GM <gm@example.org>")
+    adjudicate(root, nmr=True)  # the exchange
+    state = Campaign.open(root).state(1)
+    assert state["phase"] == "trick" and state["trick"] == 1
+    return root, list(state["hands"]["ann"])
+
+
+def test_a_void_jekyll_trick_order_says_play_stops_there_and_the_later_tricks_wait(tmp_path: Path) -> None:
+    """Trial 3: `trick 2: gren6, red5` got only "This order will do nothing; your other orders stand", and her
+    trick 3 was then dropped unexplained. JEKYLL-20: a trick with no order stops the turn's play before it;
+    the answer says so, in the acknowledgement and in the report, with "did you mean" for the slip."""
+    from adjudicator.campaign.adjudicate import adjudicate
+
+    root, hand = _jekyll_at_trick_one(tmp_path)
+    colour = next(card for card in hand if not card.startswith("potion"))
+    slip = colour[:2] + colour[3:]  # `green6` written `gren6`
+    orders = [f"trick 1: {hand[-1]}", f"trick 2: {slip}, {hand[1]}", f"trick 3: {hand[2]}"]
+    body = "player: ann\nturn: 2\norders:\n" + "".join(f'  - "{order}"\n' for order in orders)
+    ingest(root, [maildir(tmp_path, [mail("Ann <ann@example.org>", body=body, message_id="<h2@example.org>")])], now=NOW)
+    ack = email.message_from_bytes((root / "mail" / "outbox" / "turn-002" / "ack-00001.eml").read_bytes(), policy=email.policy.default)
+    text = " ".join(ack.get_body(("plain",)).get_content().split())
+    instead = ("With no order standing for trick 2, this turn's play stops before it (JEKYLL-20): trick 2 waits for your orders "
+               "of the next turn; your orders for trick 3 are not used this turn (send them again then).")
+    assert f"'{slip}' is not a card" in text and f"did you mean {colour}?" in text, text
+    assert instead in text and "nothing" not in text, text
+    adjudicate(root, nmr=True)
+    report = " ".join((root / "turn-002" / "reports" / "ann.txt").read_text().split())
+    assert instead in report and f"did you mean {colour}?" in report, report
+
+
+def test_an_identity_card_one_slip_from_a_held_card_is_named_but_not_guessed(tmp_path: Path) -> None:
+    game, state = _opening(tmp_path, "identity", 4)
+    player = _due(game, state)
+    held = next(card for card in state["hands"][player] if card[-2] in "+-" and card[2] != card[3])
+    slip = held[:2] + held[3] + held[2] + held[4:]  # `purple+4` written `puprle+4`
+    sub = _read(game, state, player, [f"bid {slip} {state['hands'][player][-1]}"])
+    [reading] = sub.readings
+    assert not reading.accepted and f"did you mean {held}?" in reading.void, reading.void

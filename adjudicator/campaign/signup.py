@@ -28,7 +28,6 @@ import datetime as dt
 import email.utils
 import os
 import shutil
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from typing import Any
 from ..common import atomic
 from ..common.address import address_problem
 from ..common.rng import commitment
+from ..common.spelling import plain_ascii
 from ..publish.render import Renderer
 from . import auth
 from .folder import (
@@ -123,21 +123,12 @@ def _taken_ids(campaign: Campaign, signup: Signup) -> set[str]:
     return ids
 
 
-_LATIN_LETTERS = str.maketrans({
-    "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ı": "i",
-    "ħ": "h", "ŧ": "t", "ĸ": "k", "ŋ": "ng", "ƒ": "f", "ə": "e", "ɨ": "i",
-})
-"""Lower-case Latin letters that are letters of their own, not a letter with a mark, so that NFKD
-leaves nothing of them in ASCII (Łukasz would become `ukasz`): written as their languages spell them
-in ASCII."""
-
-
 def seat_id(wanted: str, taken: set[str]) -> str:
     """A valid player id made from a name or an address's local part, unique among `taken`:
     accents dropped and letters such as ł, ø, ß, æ written in ASCII (l, o, ss, ae), anything but
     letters and digits made `-`, a leading letter ensured, 40 characters at most, never a reserved
     word; `-2`, `-3`... when taken."""
-    text = unicodedata.normalize("NFKD", wanted).lower().translate(_LATIN_LETTERS).encode("ascii", "ignore").decode("ascii")
+    text = plain_ascii(wanted)
     slug = "".join(c if c.isalnum() else "-" for c in text)
     slug = "-".join(part for part in slug.split("-") if part)
     if not slug or not slug[0].isalpha():
@@ -180,8 +171,23 @@ class Joined:
     """This join took the last seat."""
 
 
-def join(root: Path, address: str, name: str = "") -> Joined:
-    """Seat `address` (or put it on the waiting list); the caller holds the campaign lock."""
+def shown_as(name: str, signed: str, fallback: str, seat: str, others: list[dict[str, Any]]) -> str:
+    """The display name of a seat taken by mail, one rule for `join` and `takeover`: the name the command
+    gives (refused in words when it cannot be one), else the name the From header signs with (`Quinn Lee
+    <quinn@new.example>`) when it can be one, else `fallback`."""
+    if name.strip():
+        return display_name(name, seat, others)
+    if signed.strip() and "@" not in signed:  # a From name that is an address would show it to every player
+        try:
+            return display_name(signed, seat, others)
+        except CampaignError:
+            pass  # a From name that cannot be a seat's (taken, reserved, not plain text) is no refusal: it was not asked for
+    return display_name(fallback, seat, others)
+
+
+def join(root: Path, address: str, name: str = "", signed: str = "") -> Joined:
+    """Seat `address` (or put it on the waiting list); the caller holds the campaign lock. `signed`: the
+    From header's name (shown_as)."""
     campaign = Campaign.open(root)
     running = not is_open(campaign)
     if running and (KEY not in campaign.config or campaign.over):
@@ -199,7 +205,7 @@ def join(root: Path, address: str, name: str = "") -> Joined:
     wanted = " ".join(name.split())[:80] or local_part(address)
     seat = seat_id(wanted, _taken_ids(campaign, signup))
     others = [*signup.players, *signup.waiting]
-    display = display_name(name if name.strip() else seat, seat, others)  # a hostile or taken name is refused in words
+    display = shown_as(name, signed, seat, seat, others)  # a hostile or taken name is refused in words
     entry: dict[str, Any] = {"id": seat, "name": display, "email": bare(address)}
     if not signup.full and not running:
         if campaign.uses_passwords:
@@ -410,7 +416,7 @@ class Takeover:
     """judge: takeover: gm: the request only tells the GM, who runs pbem replace."""
 
 
-def takeover(root: Path, address: str, seat: str, name: str = "") -> Takeover:
+def takeover(root: Path, address: str, seat: str, name: str = "", signed: str = "") -> Takeover:
     """`takeover SEAT` from an address not seated there: recorded in `signup: takeovers:` for the judge's
     tick (judge/seats.py hands the seat over); refused in words when the seat is not open. The caller holds the lock."""
     from .standins import ABANDONED, due
@@ -440,6 +446,6 @@ def takeover(root: Path, address: str, seat: str, name: str = "") -> Takeover:
             return Takeover(seat, gm=False)  # asked again: nothing changes
         raise SignupError(f"someone else asked first to take over the seat {seat}")
     others = [p for p in campaign.players if p["id"] != seat]
-    display = display_name(name if name.strip() else local_part(address), seat, others)
+    display = shown_as(name, signed, local_part(address), seat, others)
     write_config(campaign, {KEY: {**section, "takeovers": [*requests, {"seat": seat, "name": display, "email": bare(address)}]}})
     return Takeover(seat, gm=False)

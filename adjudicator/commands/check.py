@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any, Callable
 
+from ..common.words import plural
 from .console import Failure
 
 HELP = "check an order file before sending it"
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if sub.void and not sub.orders:
         print(f"{path}: read for {sub.player}, turn {turn}, but every order in it is void")
     elif sub.void:
-        print(f"{path}: read for {sub.player}, turn {turn}; {len(sub.void)} of its {len(sub.readings)} orders void")
+        print(f"{path}: read for {sub.player}, turn {turn}; {len(sub.void)} of its {plural(len(sub.readings), 'order')} void")
     else:
         print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
     for line in renderer.readings(sub, "would do", str(path)):

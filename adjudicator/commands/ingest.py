@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.words import plural
 from .console import Failure, console
 
 if TYPE_CHECKING:
@@ -25,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from ..common import clock
     from ..mail.fetch import inbox_dir
     from ..mail.inbox import NotASource, check_source
-    from ..mail.ingest import ingest
-    from ..mail.route import route
+    from ..mail.ingest import IngestResult, ingest
+    from ..mail.route import answer, route
 
     now = clock.now()
     if args.sources is None:
@@ -37,35 +39,44 @@ def run(args: argparse.Namespace) -> int:
         dirs, sources = [Path(d) for d in args.paths], [Path(s) for s in args.sources]
     try:
         if len(set(dirs)) == 1:
-            _show(ingest(dirs[0], sources, now=now))
-            _hand_on(dirs[0])
+            result = ingest(dirs[0], sources, now=now)
+            _show(result)
+            _hand_on(dirs[0], result, now)
             return 0
         for source in sources:
             check_source(source)
         routed = route(dirs, sources, now)  # read once; each message stored in the mail/inbox/ of the one it is for
         print(" ".join(routed.line.split()), flush=True)
+        answer(dirs, routed.answering)  # pbem ingest seats nobody: the replies need not wait for the campaigns
         for root in dirs:
             console().print(f"{root}:", markup=False)
             box = inbox_dir(root)
             if box.is_dir():
-                _show(ingest(root, [box], now=now))
+                result = ingest(root, [box], now=now)
+                _show(result)
             else:
+                result = IngestResult([], 0, [])
                 console().print("0 new messages.")
-            _hand_on(root)
+            _hand_on(root, result, now)
     except NotASource as exc:
         raise Failure(str(exc)) from None
     return 0
 
 
-def _hand_on(root: Path) -> None:
+def _hand_on(root: Path, result: IngestResult, now: dt.datetime) -> None:
     """A seat resigned by mail goes to the first on the waiting list at once, whichever route filed the
-    resignation (judge/seats.py, as `pbem run` does after its ingest); the GM's next digest tells it."""
+    resignation (judge/seats.py, as `pbem run` does after its ingest); the GM's next digest tells it.
+    Then the acknowledgements written before the resignation say who is missing as it now holds."""
     from rich.markup import escape
 
+    from ..common import atomic
     from ..judge import seats
     from ..judge.run import keep_facts
+    from ..mail.ingest import refresh
 
     facts = seats.settle(root)
+    with atomic.locked(root):
+        refresh(root, result, now)
     for fact in facts:
         console().print(f"  [cyan]seat[/]       {escape(fact)}")
     if not keep_facts(root, facts):
@@ -97,6 +108,6 @@ def _show(result: IngestResult) -> None:
     rejected = sum(e.status == "rejected" for e in result.entries)
     answered = sum(e.status == "answered" for e in result.entries)
     own = sum(e.status == "own" for e in result.entries)
-    commands = f", {answered} commands answered" if answered else ""
+    commands = f", {plural(answered, 'command')} answered" if answered else ""
     skipped = f", {own} of the judge's own skipped" if own else ""
-    out.print(f"{len(result.entries) - own} new messages ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")
+    out.print(f"{plural(len(result.entries) - own, 'new message')} ({filed} filed, {rejected} rejected{commands}){skipped}, {result.skipped} already ingested.")

@@ -35,9 +35,9 @@ def moment(text: str) -> object:
 
 def run(args: argparse.Namespace) -> int:
     from ..common import clock, parallel
-    from ..judge.run import tick
+    from ..judge.run import send_answers, tick
     from ..judge.quiet import Records
-    from ..judge.shared import remember_quiet, route_shared
+    from ..judge.shared import answer_routed, remember_quiet, route_shared
     from .mail import smtp_server
 
     now = args.now or clock.now()
@@ -65,5 +65,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
+    for line in answer_routed(sharing):  # after the ticks: a which-game reply counts the seats this tick's joins took
+        failed += 1
+        out.print(f"[red]{literal(line)}[/]")
+    if smtp is not None:
+        for line, bad in send_answers([due.sharing[0] for due in sharing.answering], smtp, now):
+            if bad:
+                failed += 1
+                out.print(f"[red]{literal(line)}[/]")
+            else:
+                print(line, flush=True)
     remember_quiet(sharing, records)
     return 1 if failed or sharing.failed else 0

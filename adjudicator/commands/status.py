@@ -88,7 +88,7 @@ def _print_signup(campaign: Any, as_json: bool) -> int:
         return 0
     out = console()
     taken = len(document["players"])
-    out.print(f"{campaign.config['name']} ({campaign.game.title}): signing up, {taken} of {document['seats']} seats taken", markup=False)
+    out.print(f"{campaign.config['name']} ({campaign.game.title}): signing up, {taken} of {plural(document['seats'], 'seat')} taken", markup=False)
     for entry in campaign.players:
         out.print(f"  {entry['id']} ({entry['name']})" if entry["name"] != entry["id"] else f"  {entry['id']}", markup=False)
     if document["waiting"]:

@@ -50,10 +50,32 @@ class VoidOrder(ValueError):
     invalid move with a code and no words is boardgame.io's open TODO). A game's reader raises it,
     or hands it to `Reading.refuse` where an order is voided by the orders around it."""
 
-    def __init__(self, code: str, words: str) -> None:
+    def __init__(self, code: str, words: str, unknown: str = "") -> None:
         super().__init__(words)
         self.code = code
         self.words = words
+        self.unknown = unknown
+        """The word that names nothing of the game (`gren6`), when that is what is wrong: see `near_miss`."""
+
+
+def near_miss(void: VoidOrder, names: list[str]) -> VoidOrder:
+    """`void` with "did you mean green6?" when the word it found unknown is one slip of the keys from
+    exactly one of `names` (a letter missing, added, changed, or two next to each other swapped), in
+    any case and spacing. A hint only: the order stays void, as a guess could play what the player
+    did not mean (an order with two readings is never guessed, design 17); the player sends it again."""
+    written = "".join(void.unknown.casefold().split())
+    near = sorted({name for name in names if _one_slip(written, name.casefold())})
+    if not written or len(near) != 1:
+        return void
+    return VoidOrder(void.code, f"{void.words}; did you mean {near[0]}? (it is not read as that: send the order again)", void.unknown)
+
+
+def _one_slip(written: str, name: str) -> bool:
+    if written == name or abs(len(written) - len(name)) > 1:
+        return False
+    start = next((n for n, (a, b) in enumerate(zip(written, name)) if a != b), min(len(written), len(name)))
+    a, b = written[start:], name[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) >= 2 and a[:2] == b[1::-1] and a[2:] == b[2:])
 
 
 @dataclass

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..campaign.folder import Campaign
 from ..common import atomic
+from ..common.words import plural
 from ..mail.boards import board_png
 from ..mail.compose import ensure_mail_dir, mail_dir, write_outbox
 from ..publish.render import markdown_plain
@@ -128,7 +129,7 @@ def post_turns(root: Path, done: list[str], post: Poster | None = None, tell_gm:
     if interrupted:
         _save(root, record)
     if troubles:
-        done.append(f"note: {len(troubles)} notification(s) failed; the GM is told")
+        done.append(f"note: {plural(len(troubles), 'notification')} failed; the GM is told")
         if not tell_gm:
             return
         body = (

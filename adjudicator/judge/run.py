@@ -1,7 +1,10 @@
 """`pbem run`: one tick of the judge over a campaign (design 11), each step as its own command does it.
 
     1. fetch    IMAP mailboxes into mail/inbox/ (mail/fetch.py)
-    2. ingest   every source whose files changed since the last tick (mail/ingest.py)
+    2. ingest   every source whose files changed since the last tick (mail/ingest.py); then
+                resigned seats handed on and granted absences applied; after mail holding a
+                resignation or an absence request, the tick's unsent acknowledgements built
+                again, so that they say what holds after those steps (mail/ingest.py's refresh)
     3. decide   adjudicate early (every due player has an accepted file, `judge: early:`),
                 or with NMRs once the deadline plus `judge: grace:` has passed; else wait
     4. mail     the welcome (first tick), the new turn's reports, a reminder at each offset,
@@ -38,7 +41,7 @@ from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
-from ..mail.ingest import ingest, load_index
+from ..mail.ingest import IngestResult, ingest, load_index, refresh
 from ..campaign.standins import RECORD_FILE, Due, abandon_after, newly_abandoned, parse_record
 from . import absences as absence_tick
 from . import letters, notify, observers, preview, quiet, seats, shared
@@ -153,7 +156,7 @@ def _fetch(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tick, ro
         tick.done.append(f"{plural(fetched, 'message')} fetched")
 
 
-def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick, routed: frozenset[str]) -> list[Any]:
+def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[str, Any], tick: Tick, routed: frozenset[str]) -> IngestResult:
     """Ingest the sources whose signature changed; the signatures are taken before reading, so
     mail that arrives while ingest reads is seen by the next tick. A source routed in this run (shared
     with another campaign) is not read here: what was routed to this campaign is in mail/inbox/."""
@@ -163,7 +166,7 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
             raise fetch.FetchError(f"judge.inbox: {source}: no such Maildir, mbox or folder")
     seen = {str(s): fetch.signature(s) for s in sources}
     if all(record["sources"].get(name) == sig for name, sig in seen.items()):
-        return []
+        return IngestResult([], 0, [])
     result = ingest(root, sources, now=now)
     record["sources"] = seen
     filed = sum(e.status == "filed" for e in result.entries)
@@ -175,7 +178,7 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
         tick.done.append(f"{plural(players, 'new message')} ({filed} filed, {f'{answered} answered, ' if answered else ''}{rejected} rejected)")
     if own:
         tick.done.append(f"{plural(own, 'message')} of the judge's own skipped")
-    return result.entries
+    return result
 
 
 def _due_now(campaign: Campaign, settings: JudgeSettings, now: dt.datetime) -> tuple[bool | None, str]:
@@ -308,6 +311,26 @@ def _send(root: Path, smtp: deliver.Smtp, now: dt.datetime, tick: Tick) -> str |
     return None
 
 
+def send_answers(homes: list[Path], smtp: deliver.Smtp, now: dt.datetime) -> list[tuple[str, bool]]:
+    """After the run's ticks: send the replies a shared address's routing built then (judge/shared.py's
+    `answer_routed`: a `list` or which-game reply counts the seats the same ticks' joins took) from the
+    campaign that keeps them, in this run, not an hour later with its next tick. Each line, and whether
+    it is a failure."""
+    lines = []
+    for home in dict.fromkeys(homes):
+        sent = Tick(home)
+        try:
+            with atomic.locked(home, JUDGE_LOCK, "another pbem run"):
+                why = _send(home, smtp, now, sent)
+        except atomic.Busy as exc:
+            why = f"{exc}; they go with its next tick"
+        if why:
+            lines.append((f"{home}: replies of the shared address: {why}", True))
+        elif sent.sent:
+            lines.append((f"{home}: {plural(sent.sent, 'reply', 'replies')} of the shared address sent", False))
+    return lines
+
+
 def tick(root: Path | str, now: dt.datetime, smtp: deliver.Smtp | None = None, routed: frozenset[str] = frozenset(),
          records: quiet.Records | None = None) -> Tick:
     """One tick of one campaign; never raises for a problem of this campaign (it is in the Tick).
@@ -359,19 +382,22 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         before = _record_path(root).read_bytes()
         preview.after_rollback(root, record)  # a turn pbem rollback took back is told and mailed again
         quiet.prepare(root)
-        looked = quiet.looked_at(root, campaign.last_turn + 1)
+        looked = quiet.looked_at(root, campaign.last_turn + 1, bool(routed))
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
     _fetch(root, settings, now, result, routed)
     with atomic.locked(root):  # list, join (the waiting list), observe, takeover: answered before ingest (judge/signup.py)
         facts = opening + signup_tick.running(root, now, result.done, routed)
-    arrived = _ingest(root, settings, now, record, result, routed)
+    ingested = _ingest(root, settings, now, record, result, routed)
+    arrived = ingested.entries
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
         record["facts"] = [*record.get("facts", []), *facts]
     _absences(root, settings, record, result, tell=True)
+    with atomic.locked(root):  # the acknowledgements give the deadline and who is missing as they now hold
+        refresh(root, ingested, now)
     settled = Campaign.open(root).last_turn
     refusal = _adjudicate(root, settings, now, result, record["reported"])
     if Campaign.open(root).last_turn != settled:  # the new turn's deadline moves in this tick, not the next
@@ -397,7 +423,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed,
                         shares=shared.pointers(root))
     else:
-        after = quiet.looked_at(root, Campaign.open(root).last_turn + 1)
+        after = quiet.looked_at(root, Campaign.open(root).last_turn + 1, bool(routed))
         quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed,
                         shares=shared.pointers(root))
 
@@ -467,7 +493,9 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     entries = load_index(root)
     for entry in entries[mark["seq"]:]:
         # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
-        if entry.status == "answered" and entry.found.startswith(("the command 'absence'", "the command 'resign'")):
+        # A command nobody could be proved to have sent is told too: its sender may be a player writing from
+        # another address, who got no answer (design 12: nothing goes to an address no seat has).
+        if entry.status == "answered" and (entry.found.startswith(("the command 'absence'", "the command 'resign'")) or entry.reason.startswith("not answered")):
             facts.append(f"{entry.found.split(' in ')[0].removeprefix('the ')} from {entry.player or entry.sender}: {entry.reason}")
         if entry.status == "rejected":
             facts.append(f"message {entry.seq} from {entry.sender or 'an unknown sender'} ({entry.subject[:60]!r}) not filed: {entry.reason}{_former_holder(campaign, entry.sender)}")

@@ -49,6 +49,33 @@ class Sharing:
     failed: bool = False
     groups: dict[str, list[str]] = field(default_factory=dict)
     """Each source campaigns share, with those campaigns (this run's and those recorded sharing it)."""
+    answering: list[Answering] = field(default_factory=list)
+    """The replies routing decided, built by `answer_routed` after the run's ticks."""
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A routed source's replies to build after the ticks, and its signature, remembered once they are built
+    (remembered before, a kill between would leave the source unread and its replies unbuilt)."""
+
+    sharing: list[Path]
+    lines: list[dict]
+    key: str
+    signature: list[int]
+
+
+def answer_routed(sharing: Sharing) -> list[str]:
+    """After the run's ticks: the `list` and which-game replies of the shared sources, so that the campaigns
+    they list count the seats the same tick's joins took (route.answer); then each source is remembered.
+    The lines for the run of the replies that could not be built (the next run builds them)."""
+    failures = []
+    for due in sharing.answering:
+        try:
+            route.answer(due.sharing, due.lines)
+            route.remember(due.sharing[0], due.key, due.signature)
+        except (CampaignError, OSError, ValueError, atomic.Busy) as exc:  # not remembered: the next run routes it again
+            failures.append(f"{due.key}: replies not built ({' '.join(str(exc).split())}); the next tick builds them")
+    return failures
 
 
 def read_by_tick(root: Path, settings: JudgeSettings, routed: frozenset[str]) -> list[Path]:
@@ -119,14 +146,17 @@ def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
     readers: dict[str, list[str]] = {}
     named: dict[str, set[str]] = {}
     pointed: dict[str, set[str]] = {}
-    for root in roots:
+    for root in roots:  # (no setdefault: it would make a list and a set per campaign, a thousand of them sharing one source)
         keys, homes = _known(root, records)
         base = os.path.abspath(root)
         for key in keys:
-            readers.setdefault(key, []).append(root)
-            named.setdefault(key, set()).add(base)
+            if key in readers:
+                readers[key].append(root)
+                named[key].add(base)
+            else:
+                readers[key], named[key], pointed[key] = [root], {base}, set()
             if key in homes:  # the same folder for every member: read once below
-                pointed.setdefault(key, set()).add(homes[key])
+                pointed[key].add(homes[key])
     for key, folders in sorted(pointed.items()):  # campaigns recorded sharing the source that this run does not name
         for folder in sorted({os.path.abspath(home) for home in folders}):
             parent = os.path.dirname(folder)
@@ -144,12 +174,14 @@ def route_shared(roots: list[str], now: dt.datetime, records: quiet.Records) -> 
     named = set(roots)
     for key, members in result.groups.items():
         try:
-            line, sharing = _route_one(key, members, now)
+            line, sharing = _route_one(key, members, now, result.answering)
         except (fetch.FetchError, CampaignError, OSError, ValueError, atomic.Busy) as exc:
             result.failed = True
             line, sharing = f"{key}: not routed ({' '.join(str(exc).split())}); its mail waits in it for the next tick", members
+        alone = frozenset({key})  # one set for the members of one source (most share only it): each quiet check reads it
         for root in sharing:
-            result.routed[root] = result.routed.get(root, frozenset()) | {key}
+            had = result.routed.get(root)
+            result.routed[root] = alone if had is None else had | alone
         absent = [root for root in sharing if root not in named]
         if line and absent:
             line += (f"; note: {', '.join(map(str, absent))} {'shares' if len(absent) == 1 else 'share'} this source and "
@@ -178,22 +210,23 @@ def remember_quiet(sharing: Sharing, records: quiet.Records) -> None:
             pass  # a cache: without it the next run reads each member's own record
 
 
-def _route_one(key: str, members: list[str], now: dt.datetime) -> tuple[str | None, list[str]]:
+def _route_one(key: str, members: list[str], now: dt.datetime, answering: list[Answering]) -> tuple[str | None, list[str]]:
     """Route one shared source: the line for the run (None: nothing to say), and the campaigns sharing it."""
     home = Path(members[0])
     if "://" not in key and route.unchanged(home, key, fetch.signature(key)):
         return None, members  # a local source named by its real path, unchanged since it was routed: nothing is opened
     source = next((s for s in _sources(home) or [] if route.source_key(s) == key), None)
     if source is None:  # the quiet cache was out of date (a campaign folder copied, say): ask campaign.yaml
-        return _route_checked(key, members, now)
+        return _route_checked(key, members, now, answering)
     path, fetched = _local(key, source, home, now)
     signature = fetch.signature(path)  # taken before reading: mail that arrives meanwhile is routed next time
     if route.unchanged(home, key, signature):
         return None, members
-    return _route_checked(key, members, now, (source, path, fetched, signature))
+    return _route_checked(key, members, now, answering, (source, path, fetched, signature))
 
 
-def _route_checked(key: str, members: list[str], now: dt.datetime, found: tuple | None = None) -> tuple[str | None, list[str]]:
+def _route_checked(key: str, members: list[str], now: dt.datetime, answering: list[Answering],
+                   found: tuple | None = None) -> tuple[str | None, list[str]]:
     """Route the source once every campaign said to share it is read and found to name it."""
     sharing = []
     for root in members:
@@ -213,7 +246,10 @@ def _route_checked(key: str, members: list[str], now: dt.datetime, found: tuple 
     _record([Path(root) for root in sharing], [Path(root) for root in members], key)  # before routing: a kill after it leaves the record a later lone tick needs
     routed = route.route([Path(root) for root in sharing], [path], now, name=str(source),
                          former=[Path(root) for root in members if root not in sharing])
-    route.remember(Path(sharing[0]), key, signature)
+    if routed.answering:  # its replies are built after the ticks, and the source remembered then
+        answering.append(Answering([Path(root) for root in sharing], routed.answering, key, signature))
+    else:
+        route.remember(Path(sharing[0]), key, signature)
     if routed.listed or routed.answered or routed.held or routed.strangers or routed.others:
         quiet.forget(Path(sharing[0]))  # its routed.jsonl grew: its tick tells the GM in the digest
     if not (fetched or routed.anything):

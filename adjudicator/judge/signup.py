@@ -56,7 +56,7 @@ def tick(root: Path, now: dt.datetime, done: list[str], routed: frozenset[str] =
     state = signup.read(campaign)
     if state.full and signup.start_mode(campaign) == "full":
         started = signup.start(root, now)
-        facts.append(f"started with {len(started.players)} players" + (f", turn 1 due {started.deadline}" if started.deadline else ""))
+        facts.append(f"started with {plural(len(started.players), 'player')}" + (f", turn 1 due {started.deadline}" if started.deadline else ""))
         done.append(facts[-1])
         return False, facts
     return True, facts

@@ -18,11 +18,16 @@ from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending, standing
 from ..campaign.pipeline import Submission, nmr_means
-from ..common.resources import resource_dir, resource_path
+from ..common.resources import resource_path
+from ..common.words import plural
 from ..publish.render import Renderer
 from . import press
 
-GUIDE = "send guide for the player's guide (orders, commands, press, absences, joining)"
+GUIDE = "send guide for the player's guide (how to send orders, your order form, the commands)"
+
+FORM_HEADING = "WHAT HAPPENS NEXT"
+"""The heading under which every game's private report (templates/<game>/private.txt.j2) says what the
+next turn asks of the reader and gives their order form: the guide carries that part as it is."""
 
 
 @dataclass
@@ -69,7 +74,7 @@ def command_list(campaign: Campaign) -> list[str]:
     mode = _press_mode(campaign)
     lines = [
         "  help               this list, the order format and the deadline",
-        "  guide              the player's guide, whole: orders, commands, press, absences, joining",
+        "  guide              the player's guide: how to send orders, your order form, the commands",
         "  status             the turn, its deadline, who is due, whether your orders are filed",
         "  orders             your orders filed for the pending turn, as the adjudicator reads them",
         "  check              with your order file below (or attached): how it would be read; nothing is filed",
@@ -85,6 +90,12 @@ def command_list(campaign: Campaign) -> list[str]:
         lines.append("  absence FROM TO    be away (granted within your absence budget), e.g. absence 2026-12-24 2027-01-02")
     lines.append("  resign             give up your seat: the first waiting player, or the stand-in, takes it over")
     return lines
+
+
+def _press_words(campaign: Campaign) -> str:
+    return {"none": "Press: none in this campaign.", "signed": "Press is signed: the players you write to see your name.",
+            "anonymous": "Press is anonymous: the players you write to are never told who sent it.",
+            "grey": "Press is signed unless you write press anonymous."}[_press_mode(campaign)]
 
 
 def _press_mode(campaign: Campaign) -> str:
@@ -104,11 +115,7 @@ def how_to_ask(campaign: Campaign) -> list[str]:
 def help_reply(desk: Desk, seat: str) -> str:
     game = desk.campaign.game
     lines = [f"{desk.title}: the judge's commands, for {desk.name(seat)} ({seat}).", "", *how_to_ask(desk.campaign), "", *command_list(desk.campaign), ""]
-    mode = _press_mode(desk.campaign)
-    lines.append({"none": "Press: none in this campaign.", "signed": "Press is signed: the players you write to see your name.",
-                  "anonymous": "Press is anonymous: the players you write to are never told who sent it.",
-                  "grey": "Press is signed unless you write press anonymous."}[mode])
-    lines.append("")
+    lines += [_press_words(desk.campaign), ""]
     if desk.over:
         lines.append("The game is over: no orders are due. report and status still answer.")
     else:
@@ -132,9 +139,43 @@ def _schema_document(game_id: str, phase: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def guide_reply(desk: Desk) -> str:
-    """The player's guide (docs/players.md, shipped inside the package): players have no copy of pbem's docs."""
-    return f"{desk.title}: the player's guide.\n\n" + (resource_dir("docs") / "players.md").read_text(encoding="utf-8")
+def guide_reply(desk: Desk, seat: str, report: str | None) -> str:
+    """The player's guide for this campaign and seat, in plain text (issue 24 item 11: players have no copy of
+    pbem's docs, and docs/players.md is the web page, for every game): how to send orders by mail, this
+    turn's order form with this game's examples as the seat's latest report (`report`, None when there is
+    none to give) has them, and the commands."""
+    uses_passwords = desk.campaign.uses_passwords
+    lines = [f"{desk.title}: the player's guide, for {desk.name(seat)} (seat id: {seat}).", "",
+             "SENDING ORDERS BY MAIL",
+             "Each report the judge mails you ends with an order form made for you. Reply to that mail with",
+             "the form filled in, written ABOVE the quoted report (or attached as a .yaml file): the judge",
+             "never reads quoted lines (starting with >), your signature, or a forwarded mail.",
+             f"- Send the whole form, from the line  player: {seat}  on. Lines starting with # are ignored.",
+             ]
+    if uses_passwords:
+        lines.append('- Write your seat\'s password (from your welcome mail) in the line  password: "..."  of every mail.')
+    lines += ["- You may send orders again before the deadline: the newest mail counts. Every order mail is",
+              "  answered with your orders as the judge reads them, and what replaces an order that does nothing.",
+              "- No form at hand? Write your orders as plain sentences, one to a line, from the address the",
+              "  judge has for you" + (", with your password line." if uses_passwords else "."),
+              "- No orders by the deadline: you count as NMR (no moves received) and the game's default plays for you.",
+              ""]
+    lines += _form(desk, report)
+    lines += ["COMMANDS", *how_to_ask(desk.campaign), *command_list(desk.campaign), _press_words(desk.campaign)]
+    return "\n".join(lines) + "\n"
+
+
+def _form(desk: Desk, report: str | None) -> list[str]:
+    """The part of the seat's latest report that says what the pending turn asks and gives the order form."""
+    if desk.over:
+        return ["The game is over: no orders are due.", ""]
+    start = report.find(f"\n{FORM_HEADING}\n") if report is not None else -1
+    if start < 0:
+        return [f"Your order form for turn {desk.pending} comes with your next report.", *_deadline(desk), ""]
+    form = report[start + 1:].rstrip("\n").split("\n")
+    while form and (not form[-1].strip() or form[-1].startswith("# Send the judge")):  # the report's pointer to this very guide
+        form.pop()
+    return [f"YOUR ORDERS FOR TURN {desk.pending} (as your report of turn {desk.pending - 1} gives them)", *form[1:], ""]
 
 
 def status_reply(desk: Desk, seat: str) -> str:
@@ -162,7 +203,7 @@ def status_reply(desk: Desk, seat: str) -> str:
             lines.append(f"Your orders for turn {desk.pending}: a file is filed but it is REJECTED (send: orders, for why).")
         else:
             void = f", {len(sub.void)} of them void" if sub.void else ""
-            lines.append(f"Your orders for turn {desk.pending}: filed, {len(sub.readings)} orders{void}.")
+            lines.append(f"Your orders for turn {desk.pending}: filed, {plural(len(sub.readings), 'order')}{void}.")
     current = desk.turn.absences_not_over(desk.now)  # past absences are no news
     if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
         current = [a for a in current if a.seat == seat]

@@ -5,7 +5,8 @@
     CAMPAIGN/mail/outbox/turn-NNN/absence-<seq>.eml the GM told of an absence request
 
 A message is a command when its Subject (after `Re:`, `Fwd:` and `[tags]`), or the first
-line of its own text that is not blank, starts with a command word, in any case. The
+line of its own text that is not blank and not an envelope line (`password:`, `player:`,
+`campaign:`, in any order above it: mail/envelope.py), starts with a command word, in any case. The
 own text is what ingest reads for orders (mail/inbox.py): the plain text or the HTML
 made text, decoded from its charset, without quoted lines, signature or forwarded mail.
 `help`, `status`, `orders` and `check` count only written alone (`Orders attached.`
@@ -35,15 +36,13 @@ from ..campaign import absences, rollback, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
-from . import answers, compose, inbox, preface, press, sentences
+from . import answers, compose, envelope, inbox, preface, press, sentences
 
 WORDS = ("help", "guide", "status", "orders", "check", "report", "press", "absence", "resign")
 _ALONE = frozenset({"help", "guide", "status", "orders", "check", "resign"})
 """Commands that take no arguments: a line with more words after them is not the command."""
 
 _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{0,80}\]\s*)*", re.IGNORECASE)
-_PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _PRESS_SUBJECT = re.compile(r"\s*press\s+from\b", re.IGNORECASE)
 """The Subject the judge gives relayed press (`press from Tony`, mail/press.py): a reply keeps it."""
 _TURN_NUMBER = re.compile(r"[0-9]{1,9}")
@@ -126,27 +125,21 @@ def _has_order_document(message: Any) -> bool:
     return True
 
 
-def _envelope_cut(text: str) -> str:
-    """The text without its envelope lines (password:, player:): those are the judge's, never relayed."""
-    kept = [line for line in text.split("\n") if not (_PASSWORD_LINE.match(line) or _PLAYER_LINE.match(line))]
-    return "\n".join(line.rstrip() for line in kept).strip("\n")
-
-
 def recognise(message: Any) -> Command | None:
     """The command a message carries, or None (orders, or neither)."""
     text = own_text(message)
     lines = text.split("\n")
-    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    first = envelope.command_line(lines)
     subject = _SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)
     if _PRESS_SUBJECT.match(subject):
         subject = ""  # the judge's own Subject of relayed press, in a reply: what the player writes is the command
     candidates = [(_match(subject), "the Subject", text)]
     if first is not None:  # the player's own first line speaks before a Subject their client made up
-        candidates.insert(0, (_match(lines[first]), "the first line", "\n".join(lines[first + 1 :])))
+        candidates.insert(0, (_match(lines[first]), "the first line", "\n".join(lines[:first] + lines[first + 1 :])))
     for found, where, rest in candidates:
         if found is None:
             continue
-        if found[0] == "orders" and (_has_order_document(message) or (where == "the Subject" and _envelope_cut(inbox.body_text(message) or "").strip())):
+        if found[0] == "orders" and (_has_order_document(message) or (where == "the Subject" and envelope.cut(inbox.body_text(message) or "").strip())):
             continue  # Subject: orders has always meant "here are my orders": it asks only when nothing else is written
         return Command(found[0], found[1], where, rest)
     return None
@@ -176,6 +169,14 @@ def registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
     return None
 
 
+def lost_password(campaign: Campaign) -> str:
+    """How a player gets their password again: the judge has no command that mails it (a forged
+    sender would get it), so the welcome mail, then the GM, who has gm/passwords.yaml."""
+    gm = compose.gm_address(campaign) if campaign.gm_email else ""
+    return ("Lost your password? It is in the judge's welcome mail to you (at the start, or when you took the seat); "
+            f"the judge never mails it again, but your GM can: write to {gm or 'your GM'}.")
+
+
 @dataclass(frozen=True)
 class Asker:
     seat: str | None
@@ -184,12 +185,14 @@ class Asker:
     """Why no seat is proved (empty when one is)."""
     answer_to: str | None = None
     """The seat whose registered address hears of the refusal (the sender's own, registered), or None."""
+    password: bool = False
+    """Whether the password was what was missing or wrong (the answer then says how to get it again)."""
 
 
 def authenticate(campaign: Campaign, turn: int, address: str, text: str, document: Any = None) -> Asker:
     """Who sent a command: as for orders, by password where the campaign has them, else by address."""
     by_address = registered_seat(campaign, address, turn)
-    claim = _PLAYER_LINE.search(text)
+    claim = envelope.PLAYER_LINE.search(text)
     claimed = _unquote(claim.group(1)) if claim else (document.get("player") if isinstance(document, dict) else None)
     if claimed is not None and campaign.player(str(claimed)) is None:
         return Asker(None, f"the line player: names '{str(claimed)[:40]}', who is not in this campaign", by_address)
@@ -202,12 +205,12 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
         return Asker(seat)
     if seat is None:
         return Asker(None, f"{address or 'an unknown address'} is registered for no seat and the message names none (a line player: YOUR ID)")
-    line = _PASSWORD_LINE.search(text)
+    line = envelope.PASSWORD_LINE.search(text)
     password = _unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
     if password is None:
-        return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None)
+        return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None, True)
     if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, _unquote(str(password)), turn)):
-        return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None)
+        return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None, True)
     return Asker(seat)
 
 
@@ -289,6 +292,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         entry.reason = f"not answered: {asker.refusal}"
         if asker.answer_to is not None:
             body = f"{desk.title}: your '{command.word}' was NOT answered: {asker.refusal}.\nNothing was done.\n"
+            body += f"\n{lost_password(desk.campaign)}\n" if asker.password else ""
             entry.acknowledged = _reply(inbound, asker.answer_to, command.word, body)
         return entry
     seat = asker.seat
@@ -302,7 +306,7 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     if command.word == "help":
         body = answers.help_reply(desk, seat)
     elif command.word == "guide":
-        body = answers.guide_reply(desk)
+        body = answers.guide_reply(desk, seat, _report(desk.campaign, seat, desk.pending - 1))
     elif command.word == "status":
         body = answers.status_reply(desk, seat)
     elif command.word == "orders":
@@ -322,7 +326,8 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
         else:
             body, what = answers.report_reply(desk, seat, turn, _report(desk.campaign, seat, turn)), f"report of turn {turn}"
     elif command.word == "press":
-        relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, _envelope_cut(command.text))
+        relayed = press.relay(desk.campaign, desk.state, desk.pending, desk.over, inbound.seq, seat, command.arguments, envelope.cut(command.text),
+                              inbox.sender(inbound.message)[0])
         if relayed.record is not None:
             press.keep(root, relayed.record)
             compose.write_outbox(root, relayed.files)

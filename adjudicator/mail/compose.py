@@ -33,6 +33,7 @@ from ..campaign import schedule, viewfile
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
+from ..common.spelling import plain_ascii
 
 POLICY = email.policy.default.clone(linesep="\n", max_line_length=78)
 
@@ -79,7 +80,11 @@ def _ascii_domain(domain: str) -> str:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "campaign"
+    """A campaign's name as its Message-IDs carry it, spelled as seat ids are (`Müller Cup`: `muller-cup`),
+    so that a reply is routed to its campaign (mail/route.py) even when names differ only in their letters
+    with marks. A name with nothing in ASCII (`Шпионы`) is told apart by a digest of it."""
+    slug = re.sub(r"[^a-z0-9]+", "-", plain_ascii(text)).strip("-")[:40]
+    return slug or "campaign-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 def gm_address(campaign: Campaign) -> str:
@@ -320,6 +325,19 @@ def recipients(message: EmailMessage) -> list[str]:
 def text_header(value: str) -> str:
     """Header text as read from raw 8-bit bytes (surrogate escapes) back into proper text."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+_RE = re.compile(r"re\s*:", re.IGNORECASE)
+
+
+def re_subject(theirs: str, otherwise: str) -> str:
+    """The Subject of an answer to a stranger's mail (sign-up, `list`): `Re: <their Subject>`, so that it reads
+    as the reply it is, with one `Re:` however often the thread went back and forth (RFC 5322 3.6.5);
+    `otherwise` when their mail had no Subject. Their text is made one line (it goes into a header)."""
+    theirs = " ".join(_CONTROL.sub(" ", theirs).split())[:200]
+    if not theirs:
+        return otherwise
+    return theirs if _RE.match(theirs) else f"Re: {theirs}"
 
 
 def reply_subject(campaign: Campaign, pending: int, over: bool, what: str) -> str:

@@ -74,9 +74,20 @@ _INVISIBLE_LEAD = re.compile("^[\ufeff\u200b\u200c\u200d\u2060]+", re.MULTILINE)
 there): invisible to the player, they would hide the `player:` line."""
 _TOP_LEVEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:")
 _REPLY_CUT = re.compile(
-    r"^(-- |--\s*$|-{3,}\s*(?:Original|Forwarded) Message\s*-{3,}|Begin forwarded message:\s*$|_{10,}\s*$|On .{0,200} wrote:\s*$|Le .{0,200} a écrit\s*:\s*$|Am .{0,200} schrieb .{0,80}:\s*$)",
+    r"^(-- |--\s*$|-{3,}\s*(?:Original|Forwarded) Message\s*-{3,}|Begin forwarded message:\s*$|_{10,}\s*$)",
     re.IGNORECASE,
 )
+"""A signature or forward marker: nothing below it is the sender's (a reply's attribution is _REPLY_WROTE)."""
+_CLIENT_SIGNATURE = re.compile(
+    r"^[ \t]*(?:sent from my|sent from|sent with|sent via|get outlook|von meinem|gesendet von meinem|envoy[ée] de(?:puis)? mon|"
+    r"inviato da(?:l mio)?|enviado desde mi|enviado do meu|verstuurd vanaf mijn|skickat från min|wysłane z(?: mojego)?)"
+    r"[ \t].{0,50}?\b(?:iphone|ipad|phone|android|outlook|mail|mobile|samsung|galaxy|blackberry|smartphone|handy|pixel|huawei|"
+    r"xiaomi|yahoo|proton\w*|gmail|windows|ios|gerät|appareil)\b.{0,30}$",
+    re.IGNORECASE,
+)
+"""The line a phone or a mail program puts under what the player wrote ("Sent from my iPhone", "Get Outlook
+for Android", "Sent from Mail for Windows", "Von meinem iPhone gesendet", "Envoyé de mon iPhone"): a
+signature without the `-- ` marker, cut with everything below it as a signature is."""
 
 
 @dataclass
@@ -709,8 +720,20 @@ def own_words(text: str) -> str:
     return _unquoted(_normal(text))[0]
 
 
-_REPLY_WROTE = re.compile(r"^(On .{0,200} wrote:|Le .{0,200} a écrit\s*:|Am .{0,200} schrieb .{0,80}:)\s*$", re.IGNORECASE)
-"""A reply's attribution line: what follows it is the quoted mail, each line starting with `>`."""
+_REPLY_WROTE = re.compile(
+    r"^(On .{0,200} wrote"            # English
+    r"|Le .{0,200} a écrit"           # French
+    r"|Am .{0,200} schrieb .{0,80}"   # German
+    r"|W dniu .{0,200} (?:pisze|napisał\(a\)|napisała?)"  # Polish (Thunderbird, Gmail)
+    r"|El .{0,200} escribió"          # Spanish
+    r"|Op .{0,200} schreef .{0,80}"   # Dutch
+    r"|Il .{0,200} ha scritto"        # Italian
+    r"|Em .{0,200} escreveu"          # Portuguese
+    r")\s*:\s*$",
+    re.IGNORECASE,
+)
+"""A reply's attribution line, as the mail programs players use write it in their languages: what follows
+it is the quoted mail, each line starting with `>` (or, without `>`, nothing below it is the sender's)."""
 _OUTLOOK_FROM = re.compile(r"^[ \t]*\**(?:From|Von|De|Van|Da)[ \t]*:\**[ \t]", re.IGNORECASE)
 _OUTLOOK_FIELD = re.compile(r"^[ \t]*\**(?:Sent|Date|To|Cc|Subject|Gesendet|Datum|An|Betreff|Envoyé|À|Objet|Inviato|Oggetto)[ \t]*:", re.IGNORECASE)
 
@@ -750,7 +773,7 @@ def _end_of_own_text(lines: list[str]) -> int:
             following = next((later for later in lines[index + 1 :] if later.strip()), "")
             if not following.lstrip().startswith(">"):
                 return index
-        elif _REPLY_CUT.match(line) or _outlook_block(lines, index):
+        elif _REPLY_CUT.match(line) or _CLIENT_SIGNATURE.match(line) or _outlook_block(lines, index):
             return index
     return len(lines)
 

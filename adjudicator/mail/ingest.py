@@ -45,7 +45,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +55,10 @@ from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant, nmr_means
-from ..common import atomic, ordertext, words, yamlsafe
+from ..common import atomic, ordertext, yamlsafe
+from ..common.words import plural
 from ..publish.render import Renderer
-from . import answers, commands, compose, inbox, sentences
+from . import answers, commands, compose, deliver, inbox, sentences
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -114,6 +115,8 @@ class IngestResult:
     skipped: int
     """Messages seen in an earlier run."""
     notes: list[str]
+    acknowledgements: list[Acknowledge] = field(default_factory=list)
+    """How each acknowledgement this run wrote is built, for `refresh` once the tick's later steps are done."""
 
 
 # -- the index: a journal, one JSON line per message (a later line for the same seq replaces it) ------------------
@@ -296,6 +299,8 @@ class _Decision:
     """Campaign-relative paths and their bytes, written in this order, before the entry is recorded."""
     replaced: Entry | None = None
     """The entry this one supersedes (recorded again with its new status)."""
+    acknowledge: Acknowledge | None = None
+    """How its acknowledgement is built from the pending turn (`refresh` builds it again)."""
 
 
 _AUTOMATIC_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
@@ -578,8 +583,59 @@ def _accept(
         entry.status = "superseded"
         entry.reason = f"message {current.seq}, dated later, is already filed"
     if campaign.gm_email:
-        _reply(decision, lambda: _acknowledgement(ctx, entry, sub, address, current, asked))
+        acknowledge = Acknowledge(ctx.message, replace(entry, notes=[]), sub, address, current and replace(current), asked)
+        _reply(decision, lambda: acknowledge.build(ctx, entry))
+        decision.acknowledge = acknowledge if decision.entry.acknowledged else None
     return decision
+
+
+@dataclass(frozen=True)
+class Acknowledge:
+    """What an acknowledgement is built from beyond the pending turn: the message and its entry as they
+    were when it was handled (a later message may supersede it; its acknowledgement still says what
+    this one was), so that it can be built again once the tick's later steps have changed the turn."""
+
+    message: Any
+    entry: Entry
+    sub: Submission
+    address: str
+    replaced: Entry | None
+    asked: commands.Command | None
+
+    def build(self, ctx: _Context, entry: Entry | None = None) -> tuple[dict[str, bytes], list[str]]:
+        ctx.message = self.message
+        return _acknowledgement(ctx, entry or replace(self.entry, notes=[]), self.sub, self.address, self.replaced, self.asked)
+
+
+def refresh(root: Path, result: IngestResult, now: dt.datetime) -> None:
+    """Build again, from the pending turn as it now stands, each acknowledgement `result`'s run wrote
+    that is not yet given to the server, and write those whose words changed (the caller holds the lock).
+    A tick grants absences and hands resigned seats on after the mail is read (judge/run.py): an
+    acknowledgement must give the deadline and the seats still missing as they hold after those steps,
+    not before (trial 2). Same file name: the message is replaced, never sent twice; one already handed
+    to the server stays as it went.
+
+    Only a run that read a resignation or an absence request builds them again: without one, what an
+    acknowledgement says is what held when its message was read, as a run killed and run again also
+    leaves it (the crash tests compare both). A kill between the run and this step leaves those of
+    such a run as they were written: stale, never lost or sent twice."""
+    if not result.acknowledgements or not any(_changes_the_turn(entry) for entry in result.entries):
+        return
+    campaign = prepare(root)
+    turn = read_pending(campaign)
+    given = {e["message_id"] for e in deliver.sent_log(root)}
+    for acknowledge in result.acknowledgements:
+        if acknowledge.entry.turn != turn.number:
+            continue  # its turn was adjudicated since: never sent (deliver.outdated), the report tells instead
+        try:
+            files, _ = acknowledge.build(_Context(turn, _Book([]), now))
+        except Exception:  # noqa: BLE001 - it was built once: those words stand rather than stop the tick
+            continue
+        for name, data in files.items():
+            path = root / name
+            if not path.is_file() or path.read_bytes() == data or inbox.message_id(inbox.parse(path.read_bytes())) in given:
+                continue
+            atomic.write_file(path, data)
 
 
 # -- replies ---------------------------------------------------------------------------
@@ -638,7 +694,7 @@ def _acknowledgement(
         lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}), "
                  f"but EVERY ORDER IS VOID, so none of them acts. {sub.instead}".rstrip(), ""]
     elif sub.void:  # design 17: the Subject says at once that some of what was sent does not act
-        void = f"{len(sub.void)} of {words.plural(len(sub.readings), 'order')} VOID"
+        void = f"{len(sub.void)} of {plural(len(sub.readings), 'order')} VOID"
         what = f"orders received from {name}, {void}"
         lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}); "
                  f"{void}: each is listed below with why and what happens in its place.", ""]
@@ -698,6 +754,7 @@ def _refusal(
     if alarm:
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
+        lines.append(commands.lost_password(campaign))
     if fix and not ctx.over:
         lines += fix
     elif not ctx.over:
@@ -768,13 +825,13 @@ def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult
         except atomic.Busy:
             if run.first:
                 raise
-            run.notes.append(f"the campaign stayed busy; the mail after the first {len(run.handled) + run.skipped} messages waits for the next ingest")
+            run.notes.append(f"the campaign stayed busy; the mail after the first {plural(len(run.handled) + run.skipped, 'message')} waits for the next ingest")
             break
         run.first = False
         if done:
             break
         time.sleep(PAUSE)  # let a waiting command (pbem adjudicate at the deadline) take the lock
-    return IngestResult(run.handled, run.skipped, run.notes)
+    return IngestResult(run.handled, run.skipped, run.notes, run.acknowledgements)
 
 
 @dataclass
@@ -786,6 +843,7 @@ class _Run:
     messages: Iterator[inbox.Incoming]
     notes: list[str] = field(default_factory=list)
     handled: list[Entry] = field(default_factory=list)
+    acknowledgements: list[Acknowledge] = field(default_factory=list)
     skipped: int = 0
     first: bool = True
     book: _Book | None = None
@@ -818,6 +876,8 @@ class _Run:
                     _write(self.root, decision)
                 book.add(decision.entry)
                 self.handled.append(decision.entry)
+                if decision.acknowledge is not None:
+                    self.acknowledgements.append(decision.acknowledge)
                 if _resigned(decision.entry):  # the stand-in plays the seat now: a later reply must not call it missing
                     ctx = _Context(read_pending(prepare(self.root)), book, self.now)
                 count += 1
@@ -826,6 +886,12 @@ class _Run:
             return True
         finally:
             self.stamp = _stamp(self.root)
+
+
+def _changes_the_turn(entry: Entry) -> bool:
+    """Whether the message was a command after which an acknowledgement may say other things: a resignation
+    (the stand-in or a waiting player takes the seat) or an absence request (granted, it may move the deadline)."""
+    return entry.status == "answered" and entry.found.startswith(("the command 'resign'", "the command 'absence'"))
 
 
 def _resigned(entry: Entry) -> bool:

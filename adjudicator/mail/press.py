@@ -132,8 +132,27 @@ def receivers(state: State, sender: str, words: str) -> list[str]:
     return [p for p in players if p in named]
 
 
-def relay(campaign: Campaign, state: State, pending: int, over: bool, seq: int, sender: str, arguments: str, text: str) -> Relayed:
-    """Relay the press `text` from `sender` to the players `arguments` name, as campaign.yaml allows."""
+_SIGN_OFF_MARKS = " \t-\u2013\u2014~.,!;"
+
+
+def unsigned(text: str, names: list[str]) -> tuple[str, list[str]]:
+    """An anonymous text without the lines at its end that only sign it: the sender's name, id or first
+    name, as the seat or the From header has it (`Anna Berg`, `-- Anna`); the text and the lines cut."""
+    known = {" ".join(n.split()).casefold() for n in names if n.strip()}
+    known |= {n.split()[0] for n in known if len(n.split()) > 1 and len(n.split()[0]) > 1}
+    lines = text.split("\n")
+    cut: list[str] = []
+    while lines and (not lines[-1].strip() or " ".join(lines[-1].strip(_SIGN_OFF_MARKS).split()).casefold() in known):
+        line = lines.pop()
+        if line.strip():
+            cut.insert(0, line.strip())
+    return "\n".join(lines), cut
+
+
+def relay(campaign: Campaign, state: State, pending: int, over: bool, seq: int, sender: str, arguments: str, text: str,
+          signer: str = "") -> Relayed:
+    """Relay the press `text` from `sender` to the players `arguments` name, as campaign.yaml allows.
+    `signer`: the From header's name, which an anonymous text's closing lines may sign with."""
     try:
         mode, copy_gm = settings(campaign)
         if mode == "none":
@@ -148,6 +167,9 @@ def relay(campaign: Campaign, state: State, pending: int, over: bool, seq: int, 
                 raise PressError("this campaign's press is signed only (campaign.yaml judge.press: signed), so 'press anonymous' is refused; nothing was relayed")
         anonymous = mode == "anonymous" or (mode == "grey" and asked_anonymous)
         named = receivers(state, sender, arguments)
+        left_out: list[str] = []
+        if anonymous:  # design 12: nothing in it names its sender, the signature under the text included
+            text, left_out = unsigned(text, [sender, str(state.get("names", {}).get(sender, "")), signer])
         text = text.strip("\n")
         if not text.strip():
             raise PressError("it has no text below the press line; nothing was relayed")
@@ -165,6 +187,11 @@ def relay(campaign: Campaign, state: State, pending: int, over: bool, seq: int, 
     receipt = f"Your press was relayed {how} to {', '.join(reached)}."
     if unreachable:
         receipt += f" It did not go to {', '.join(names.get(p, p) for p in unreachable)}: no address is registered for them (the GM keeps every press message)."
+    if anonymous:  # the sender sees what the receivers read: nothing more of theirs went with it
+        if left_out:
+            receipt += f"\nLeft out, as it names you: {'; '.join(repr(line) for line in left_out)}."
+        receipt += "\nYour signature, quoted text and password: line are never relayed. The text as they got it:\n\n"
+        receipt += "".join(f"    {line}\n" for line in record.text.rstrip("\n").split("\n"))
     return Relayed(receipt, files, record)
 
 

@@ -29,9 +29,11 @@ address per day (routed.jsonl records each, with the address and the day); the r
 unanswered, counted in the `pbem run` line and the GM's digest of the campaign that keeps the record.
 
 A message is decided once: it counts as decided when its bytes are stored in the mail/inbox/ of any of
-the sharing campaigns or it is in the routed.jsonl of any of them. A message is stored (or its reply
-built), then recorded: a kill between the two decides it again, and the hash check or the reply's
-same bytes make that change nothing.
+the sharing campaigns or it is in the routed.jsonl of any of them. A message is stored, then recorded: a
+kill between the two decides it again, and the hash check makes that change nothing. A reply (`list`,
+which game?) is recorded first, with what the reply needs of the message, and built by `answer` after
+the campaigns' ticks, so the campaigns it lists count the seats the same tick's joins took; a kill
+before it is built leaves the line, and the next routing builds it (named by the message's hash: once).
 """
 
 from __future__ import annotations
@@ -49,11 +51,10 @@ from typing import Any
 from ..campaign import signup
 from ..campaign.folder import Campaign, turn_name
 from ..common import atomic
-from . import compose, fetch, inbox
+from . import compose, envelope, fetch, inbox
 from .signup import listing, recognise, status_line
 
 _TAG = re.compile(r"\[([^\[\]\n]{1,80})\]")
-_CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 _ROBOT_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
 _ROBOT_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 _STRANGERS_ASK = ("join", "observe", "takeover")
@@ -128,7 +129,7 @@ def decide(message: Any, candidates: list[Candidate]) -> Decision:
             return Decision(to, "reply")
     names = _TAG.findall(inbox.header(message, "Subject"))
     text = inbox.body_text(message)
-    names += _CAMPAIGN_LINE.findall(inbox.own_words(text)) if text else []
+    names += envelope.CAMPAIGN_LINE.findall(inbox.own_words(text)) if text else []
     to = _one({i for i, c in enumerate(candidates) for name in names if c.called(name)})
     if to is not None:
         return Decision(to, "named")
@@ -217,6 +218,9 @@ class Decided:
 
     hashes: set[str]
     replied: set[tuple[str, str]]
+    answering: list[dict[str, Any]] = field(default_factory=list)
+    """Today's lines answered by a reply (`list`, which game?) that `answer` builds after the campaigns'
+    ticks: one a kill left unbuilt is found here by the next routing, and built then."""
 
 
 def decided(roots: list[Path], day: str) -> Decided:
@@ -229,6 +233,8 @@ def decided(roots: list[Path], day: str) -> Decided:
             found.hashes.add(line["hash"])
             if line.get("answered_by") and line.get("day") == day:
                 found.replied.add((line["reply"], line["from"]))
+                if "asked" in line:
+                    found.answering.append(line)
     return found
 
 
@@ -262,6 +268,8 @@ class Routed:
     skipped: int = 0
     """Messages decided before."""
     notes: list[str] = field(default_factory=list)
+    answering: list[dict[str, Any]] = field(default_factory=list)
+    """The routed.jsonl lines whose reply `answer` is to build (after the campaigns' ticks)."""
 
     def count(self, line: dict[str, Any]) -> None:
         """One message routed to none, as routed.jsonl records it."""
@@ -370,30 +378,51 @@ def route(roots: list[Path], sources: list[Path], now: dt.datetime, name: str | 
             address = inbox.sender(message)[1]
             line.update({"reply": decision.reply, "from": address, "day": day})
             if (decision.reply, address) not in replied:  # one reply of each kind per address per day: no flood answered
-                asked = candidates[decision.could_be[0]]
-                with atomic.locked(asked.root):
-                    line["answered_by"] = asked.folder
-                    could_be = [candidates[i] for i in decision.could_be]
-                    compose.write_outbox(asked.root, _reply(message, digest, decision.reply, could_be, asked))
+                parent, references = inbox.thread_ids(message)
+                line["answered_by"] = candidates[decision.could_be[0]].folder
+                line["asked"] = {"could_be": [candidates[i].folder for i in decision.could_be], "subject": inbox.header(message, "Subject")[:200],
+                                 "message_id": inbox.message_id(message)[:200], "in_reply_to": parent, "references": references[-20:]}
+                result.answering.append(line)
                 replied.add((decision.reply, address))
         result.count(line)
         with atomic.locked(home):
             _append(home, [line])
         taken.add(digest)
     result.notes = [note for note in notes if "is empty" not in note]  # an empty mailbox is nothing to tell
+    result.answering = [line for line in before.answering if not _answered(roots, line)] + result.answering
     return result
 
 
-def _reply(message: Any, digest: str, kind: str, could_be: list[Candidate], asked: Candidate) -> dict[str, bytes]:
+def answer(roots: list[Path], lines: list[dict[str, Any]]) -> None:
+    """Build the replies routing decided (`Routed.answering`), once the campaigns' ticks have run: the list
+    of campaigns then counts the seats taken by the joins of the same tick. The line is recorded first (the
+    message is decided), so a kill before its reply leaves it to the next routing (`Decided.answering`);
+    the reply's name is the message's hash, so none is built twice."""
+    candidates = {root.name: root for root in sorted(Path(r) for r in roots)}
+    for line in lines:
+        if line["answered_by"] not in candidates or _answered(list(candidates.values()), line):
+            continue
+        asked = Candidate.of(candidates[line["answered_by"]])
+        could_be = [Candidate.of(candidates[folder]) for folder in line["asked"]["could_be"] if folder in candidates]
+        with atomic.locked(asked.root):
+            compose.write_outbox(asked.root, _reply(line, could_be or [asked], asked))
+
+
+def _answered(roots: list[Path], line: dict[str, Any]) -> bool:
+    """Whether the reply a routed.jsonl line asks for is built (in whichever turn's outbox)."""
+    root = next((r for r in roots if r.name == line.get("answered_by")), None)
+    return root is None or any(compose.outbox_dir(root).glob(f"turn-*/route-{line['hash'][:16]}.eml"))
+
+
+def _reply(line: dict[str, Any], could_be: list[Candidate], asked: Candidate) -> dict[str, bytes]:
     """The answer to `list` (every campaign here), or rule 4's one reply (the campaigns the message could be
     for, and how to name one); either says no player's address."""
     campaign = Campaign.open(asked.root)
-    _, address = inbox.sender(message)
-    parent, references = inbox.thread_ids(message)
-    subject = inbox.header(message, "Subject")
+    address, kind, digest, told = line["from"], line["reply"], line["hash"], line["asked"]
+    parent, references, subject = told["in_reply_to"], told["references"], told["subject"]
     if kind == "list":
         body = listing([Campaign.open(c.root) for c in could_be])
-        about = "the campaigns of this judge"
+        about = compose.re_subject(subject, "the campaigns of this judge")
     else:
         body = "\n".join([
             "Your message reached a judge address that serves several games, and it could be for any of these:",
@@ -407,12 +436,11 @@ def _reply(message: Any, digest: str, kind: str, could_be: list[Candidate], aske
             "",
             "Your message:",
             f"  Subject:    {' '.join(subject.split())[:72] or '(none)'}",
-            f"  Message-ID: {inbox.message_id(message)[:72] or '(none)'}",
+            f"  Message-ID: {told['message_id'][:72] or '(none)'}",
         ]) + "\n"
         about = "which game? your message was not filed"
     reply = compose.make_message(
         campaign, kind="refusal", turn=asked.pending - (1 if asked.over else 0), to=[("", address)],
         subject=about, body=body, in_reply_to=parent, references=references,
     )
-    name = f"{turn_name(asked.pending)}/route-{digest[:16]}.eml"
-    return {name: compose.to_bytes(reply)}
+    return {f"{turn_name(asked.pending)}/route-{digest[:16]}.eml": compose.to_bytes(reply)}

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 from ..campaign.pipeline import Position, read_view_orders
 from ..games.base import Game, Reading
-from . import chatter, inbox
+from . import chatter, envelope, inbox
 
-_PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
 MAX_SENTENCES = 30
 """More lines than this are no order mail (a long letter, a pasted rulebook): not read as sentences."""
@@ -53,9 +52,9 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     names = (seat, name, *name.split()[:1])
     password, lines = None, []
     for line in text.split("\n"):
-        if match := _PASSWORD_LINE.match(line):
+        if match := envelope.PASSWORD_LINE.match(line):
             password = match[1].strip().strip('"\u201c\u201d')
-        elif line.strip() and not chatter.chatter(line, names):
+        elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
             lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
     if not lines or len(lines) > MAX_SENTENCES:
         return None

@@ -28,7 +28,8 @@ from typing import Any
 from ..campaign import schedule, signup
 from ..campaign.folder import Campaign, CampaignError, dump_json, turn_name
 from ..common import atomic
-from . import compose, inbox
+from ..common.words import plural
+from . import compose, envelope, inbox
 from .ingest import Entry, load_index, message_key, record
 
 WORDS = ("join", "leave", "list", "observe", "unobserve", "takeover")
@@ -43,9 +44,11 @@ class Request:
 
 
 def recognise(message: Any) -> Request | None:
-    """The sign-up command a message carries: its own first line, else its Subject."""
-    text = inbox.own_words(inbox.body_text(message) or "")
-    first = next((line for line in text.split("\n") if line.strip()), "")
+    """The sign-up command a message carries: its own first line (below any `campaign:` or `password:`
+    line: mail/envelope.py), else its Subject."""
+    lines = inbox.own_words(inbox.body_text(message) or "").split("\n")
+    at = envelope.command_line(lines)
+    first = "" if at is None else lines[at]
     subject = _SUBJECT_PREFIX.sub("", inbox.header(message, "Subject"), count=1)
     for line in (first, subject):
         words = line.strip().split(None, 1)
@@ -76,7 +79,7 @@ def status_line(campaign: Campaign) -> str:
     if signup.is_open(campaign):
         state = signup.read(campaign)
         waiting = f", {len(state.waiting)} waiting" if state.waiting else ""
-        return f"  {title}: signing up, {len(state.players)} of {state.seats} seats taken{waiting}{every}"
+        return f"  {title}: signing up, {len(state.players)} of {plural(state.seats, 'seat')} taken{waiting}{every}"
     if campaign.over:
         return f"  {title}: over after turn {campaign.last_turn}"
     pending = campaign.last_turn + 1
@@ -123,7 +126,6 @@ def handle_sources(root: Path, sources: list[Path], now: dt.datetime, only_comma
     return done
 
 
-_NAMED = re.compile(r"^\s*campaign\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 _TAG = re.compile(r"\[([^\]]{1,80})\]")
 
 
@@ -138,7 +140,7 @@ def _carries_command(raw: bytes, names: set[str]) -> bool:
         message = inbox.parse(raw)
         if recognise(message) is None or _automatic(message, inbox.sender(message)[1], None):
             return False
-        named = {m.lower() for m in _NAMED.findall(inbox.own_words(inbox.body_text(message) or ""))}
+        named = {m.lower() for m in envelope.CAMPAIGN_LINE.findall(inbox.own_words(inbox.body_text(message) or ""))}
         named |= {m.strip().lower() for m in _TAG.findall(inbox.header(message, "Subject"))}
         return not named or bool(named & names)
     except Exception:  # noqa: BLE001 - junk is ingest's to keep
@@ -184,12 +186,12 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
             body = _list_once(campaign, address, now)
             entry.reason = "answered list" if body else "list already answered today: not answered again"
         elif request.word == "join":
-            joined = signup.join(root, address, request.arguments)
+            joined = signup.join(root, address, request.arguments, inbox.sender(message)[0])
             entry.player = joined.seat
             body, said = _joined(campaign, joined)
             entry.reason = said or f"{joined.seat} joined again: nothing changed"
         elif request.word == "takeover":
-            body, said = _takeover(root, address, request.arguments)
+            body, said = _takeover(root, address, request.arguments, inbox.sender(message)[0])
             entry.reason = said or body.split("\n", 1)[0].removeprefix(f"{_title(campaign)}: ")[:200]
         elif request.word == "leave":
             left = signup.leave(root, address)
@@ -218,14 +220,15 @@ def handle(root: Path, raw: bytes, seq: int, key: str, now: dt.datetime) -> Hand
     return Handled(entry, said)
 
 
-def _takeover(root: Path, address: str, arguments: str) -> tuple[str, str]:
-    """`takeover SEAT`: recorded for the judge's tick, which hands the seat over (judge/seats.py)."""
+def _takeover(root: Path, address: str, arguments: str, signed: str) -> tuple[str, str]:
+    """`takeover SEAT`: recorded for the judge's tick, which hands the seat over (judge/seats.py);
+    `signed`: the From header's name, shown for the seat when the command gives none."""
     campaign = Campaign.open(root)
     title = _title(campaign)
     seat = arguments.split()[0].lower() if arguments.split() else ""
     if signup.is_open(campaign):
         raise CampaignError("the game has not started: write join to take a seat")
-    wanted = signup.takeover(root, address, seat, " ".join(arguments.split()[1:]))
+    wanted = signup.takeover(root, address, seat, " ".join(arguments.split()[1:]), signed)
     if wanted.gm:
         return (f"{title}: your takeover of the seat {seat} was passed to the GM, who hands seats over in this campaign; "
                 "you hear from the GM.\n", f"{address} asks to take over {seat} (judge: takeover: gm: pbem replace DIR {seat} --name N --email E)")
@@ -284,7 +287,7 @@ def _answer(campaign: Campaign, seq: int, message: Any, address: str, what: str,
     parent, references = inbox.thread_ids(message)
     try:
         reply = compose.make_message(
-            campaign, kind="ack", turn=0, to=[("", address)], subject=f"[{campaign.config.get('name')}] {what}",
+            campaign, kind="ack", turn=0, to=[("", address)], subject=compose.re_subject(inbox.header(message, "Subject"), f"[{campaign.config.get('name')}] {what}"),
             body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:

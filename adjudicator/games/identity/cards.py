@@ -88,14 +88,15 @@ def read_card(text: str, colours: Any = None) -> str:
     written = " ".join(str(text).split())
     match = _CARD_TEXT.match(written.lower().translate(_MINUS))
     if not match:
-        raise VoidOrder("no_such_card", f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0")
+        raise VoidOrder("no_such_card", f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0", written)
     prefix, sign, digits = match.groups()
     named = [c for c in (colours or (*COLOURS, BLACK)) if c.startswith(prefix)]
     if len(named) != 1:
         raise VoidOrder(
             "no_such_card",
             f"'{written}': '{prefix}' is not a colour" if not named
-            else f"'{written}': '{prefix}' could be {' or '.join(named)}; write more of the colour"
+            else f"'{written}': '{prefix}' could be {' or '.join(named)}; write more of the colour",
+            written,
         )
     value = -int(digits) if sign == "-" else int(digits)
     card = card_name(named[0], value)

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..base import Order, Reading, View, VoidOrder
+from ..base import Order, Reading, View, VoidOrder, near_miss
 from .cards import holds, number, read_card, read_card_list, remove_cards
 
 _TRICK_PREFIX = re.compile(r"\s*trick\s*#?\s*(\d{1,3})\s*[:.)-]?", re.IGNORECASE)
@@ -105,7 +105,7 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         try:
             cards = parse_bid(item, view.get("colours"))
         except VoidOrder as void:
-            reading.refuse(void)
+            reading.refuse(near_miss(void, hand))
             continue
         if len(chosen) + len(cards) > 2:
             reading.refuse(VoidOrder("too_many_cards", (
@@ -141,7 +141,7 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         try:
             order = parse_trick(item, view.get("colours"))
         except VoidOrder as void:
-            reading.refuse(void)
+            reading.refuse(near_miss(void, hand))
             continue
         every = order["trick"] == "every"
         trick = view["trick"] if order["trick"] is None or every else order["trick"]

@@ -92,7 +92,7 @@ def parse_card(value: Any) -> str:
         if n not in POTIONS:
             raise VoidOrder("no_such_card", f"there is no {shown(value)}: the potions are 2+, 3+, 4+ and 5+")
         return f"potion{n}"
-    raise VoidOrder("no_such_card", f"{shown(value)} is not a card: write {CARD_FORMS}")
+    raise VoidOrder("no_such_card", f"{shown(value)} is not a card: write {CARD_FORMS}", value)
 
 
 def shown(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Order, Reading, View, VoidOrder
+from ..base import Order, Reading, View, VoidOrder, near_miss
 from .cards import (
     ALIASES,
     SUIT_NAMES,
@@ -35,6 +35,7 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
         try:
             card = parse_card(re.sub(r"(?i)^\s*give\s+", "", raw) if isinstance(raw, str) else raw)
         except VoidOrder as void:
+            void = near_miss(void, hand)
             reading.refuse(VoidOrder(void.code, f"{void.words} (in this phase each order names one card you give)"))
             continue
         if card not in hand:
@@ -127,6 +128,8 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
     gone = {c: t["trick"] for t in view["played"] for c in (t["lead"], t["follow"])}
     hand = view["hand"]
     readings: list[Reading] = []
+    meant: dict[int, int] = {}
+    """The trick each order is for, the void ones too where it can be told (what replaces them depends on it)."""
     expected = view["trick"]
     for index, item in items:
         reading = Reading(index=index, written=_written(item))
@@ -136,16 +139,19 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
                 {"play": item} if isinstance(item, list) else dict(item))
         except VoidOrder as void:
             reading.refuse(void)
-            expected += 1
+            written = _TRICK_WORD.match(item.strip()) if isinstance(item, str) else None
+            meant[index] = int(written[1]) if written and len(written[1]) < 4 else expected
+            expected = meant[index] + 1
             continue
         trick = parts.get("trick", expected)
-        expected = trick + 1
+        expected = trick + 1 if isinstance(trick, int) else expected + 1
+        meant[index] = trick
         try:
             play = [parse_card(c) for c in _as_list(parts.get("play"))]
             greed = [parse_card(c) for c in _as_list(parts["greed"])] if "greed" in parts else None
             name = parse_colour(parts["name"]) if "name" in parts else None
         except VoidOrder as void:
-            reading.refuse(void)
+            reading.refuse(near_miss(void, hand))
             continue
         if not 1 <= trick <= TRICKS:
             reading.refuse(VoidOrder("no_such_trick", f"there is no trick {trick}: a round has tricks 1 to {TRICKS}"))
@@ -174,6 +180,10 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         if len(same) > 1:  # like two orders for one SID: neither stands
             for reading in same:
                 reading.refuse(VoidOrder("trick_ordered_twice", f"trick {trick} was given {len(same)} orders, so none of them stands"))
+    for reading in readings:  # design 17: each void order says what the rules put in its place, for its own trick
+        trick = meant.get(reading.index)
+        if not reading.accepted and isinstance(trick, int) and view["trick"] <= trick <= TRICKS:
+            reading.instead = for_trick(view, trick, readings, meant)
     return readings
 
 
@@ -201,8 +211,7 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
     if view["phase"] == "trick":
         if any(r.order is not None and r.order.get("trick") == view["trick"] for r in readings):
             return ""
-        return (f"With no order standing for trick {view['trick']}, you play your lowest card the rules allow in it "
-                "(JEKYLL-19); your other orders stand.")
+        return for_trick(view, view["trick"], readings, {r.index: r.order["trick"] for r in readings if r.order is not None})
     count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]
     given = sum(1 for r in readings if r.order is not None)
     if given >= count:
@@ -215,3 +224,20 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
         lowest = f"your lowest potion, {potion}" if short == 1 else f"{lowest}, your lowest potion ({potion}) among them"
         return f"In its place the rule gives {lowest}, as your exchange must include a potion (JEKYLL-13, JEKYLL-18); your other orders stand."
     return f"In its place the rule gives {lowest} (JEKYLL-18); your other orders stand."
+
+
+def for_trick(view: View, trick: int, readings: list[Reading], meant: dict[int, int]) -> str:
+    """What the rules do for `trick` with the orders that stand (`meant`: the trick each order is for):
+    another order for it plays it; with none, the pending trick is played with the default (JEKYLL-19),
+    and a later one stops the turn's play before it, so the orders for the tricks after it are not used
+    and it waits for the next turn's orders (JEKYLL-20, JEKYLL-21)."""
+    standing = [r for r in readings if r.accepted and r.order is not None and r.order["trick"] == trick]
+    if standing:
+        return f"Trick {trick} is played by your order {standing[0].index + 1}; your other orders stand."
+    if trick == view["trick"]:
+        return f"With no order standing for trick {trick}, you play your lowest card the rules allow in it (JEKYLL-19); your other orders stand."
+    later = sorted({meant[r.index] for r in readings if r.accepted and meant.get(r.index, 0) > trick})
+    named = f"trick {later[0]}" if len(later) == 1 else "tricks " + ", ".join(map(str, later))
+    unused = f"; your orders for {named} are not used this turn (send them again then)" if later else ""
+    return (f"With no order standing for trick {trick}, this turn's play stops before it (JEKYLL-20): trick {trick} waits "
+            f"for your orders of the next turn{unused}. Your orders for the tricks before it stand.")

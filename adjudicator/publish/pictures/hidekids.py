@@ -17,12 +17,15 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         escaped.setdefault(kid["furniture"], []).append(kid["kid"])
     furniture = view["furniture"]
     me = view.get("player")
+    caught = last.get("not_hidden", [])  # captured at the growl: under no piece, so only their own row shows them
+    turn_of = _turn_of(view, last)
     height = 210 + 28 * len(kids) + 24
     d = Drawing(
         max(640, 20 + 90 * len(furniture)),
         height,
         f"Hide the Kids! after turn {last['turn']}" + (f", as {names[me]} ({view.get('role')}) sees it" if me else ""),
         f"The wolf {names[wolf]} holds {plural(view['kid_tokens'], 'kid token')}. "
+        + (f"Caught at the growl: {', '.join(names[k] for k in caught)}. " if caught else "")
         + (f"Lifted this turn: {', '.join(f'{f} (found {len(k)})' for f, k in lifted.items())}. " if lifted else "")
         + "Pebbles: " + ", ".join(f"{names[k]} {view['pebbles'][k]}" for k in kids),
         key,
@@ -50,9 +53,23 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         for p in range(view["pebbles"][kid]):
             d.circle(140 + p * 16, y + 10, 6, "good")
         d.text(140 + view["pebbles"][kid] * 16 + 6, y + 14, view["pebbles"][kid], "muted small")
+        if kid in turn_of:
+            words, ink = turn_of[kid]
+            d.text(300, y + 14, words, f"{ink} small", room=d.width - 310)
     legend(d, height - 10, [("hot", "lifted by the wolf this turn"), ("circle:mark", "a kid token"), ("circle:good", "a pebble"),
-                            ("mark", "red: a kid found under it"), ("good", "green: a kid who came out with pebbles")])
+                            ("mark", "red: a kid found, or caught at the growl"), ("good", "green: a kid who came out with pebbles")])
     return d
+
+
+def _turn_of(view: dict[str, Any], last: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """What became of each kid in the turn drawn, in words and ink, for the kid's own row: every kid is
+    there, however many were under one piece (the furniture row has room for a few names only)."""
+    where = view["where"]
+    said = {kid: ("this turn: caught at the growl, not hidden in time", "mark") for kid in last.get("not_hidden", [])}
+    said.update({kid: (f"this turn: found {where[lift['furniture']]}", "mark") for lift in last["lifts"] for kid in lift["found"]})
+    # "from inside the cupboard", as the reports say it (templates/hidekids/_events.j2), not "from in the"
+    said.update({e["kid"]: (f"this turn: came out from {where[e['furniture']].replace('in the', 'inside the', 1)}", "good") for e in last["escaped"]})
+    return said
 
 
 def standing(view: dict[str, Any]) -> dict[str, int]:

@@ -1,0 +1,32 @@
+"""The envelope lines of a player's mail: `password: ...`, `player: ID` and `campaign: NAME`.
+
+They say who writes and to which game (design 12, 15, 16), never what is asked: a command is the
+first line of the sender's own text that is not blank and not one of them, in whatever order they
+come above it (`campaign: hyde` / `join Oskar`, `password: ...` / `status`). Sign-up commands
+(mail/signup.py) and the seated players' commands (mail/commands.py) find their line here, and a
+press text is relayed without them.
+"""
+
+from __future__ import annotations
+
+import re
+
+PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_LINES = (PASSWORD_LINE, PLAYER_LINE, CAMPAIGN_LINE)
+
+
+def is_envelope(line: str) -> bool:
+    return any(pattern.match(line) for pattern in _LINES)
+
+
+def command_line(lines: list[str]) -> int | None:
+    """The index of the line a command is looked for in: the first that is neither blank nor an envelope line."""
+    return next((n for n, line in enumerate(lines) if line.strip() and not is_envelope(line)), None)
+
+
+def cut(text: str) -> str:
+    """The text without its envelope lines: those are the judge's, never relayed."""
+    kept = [line for line in text.split("\n") if not is_envelope(line)]
+    return "\n".join(line.rstrip() for line in kept).strip("\n")
