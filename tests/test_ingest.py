@@ -780,7 +780,8 @@ def test_a_yaml_error_names_the_line_of_the_message_and_quotes_it(campaign: Path
     assert entry.status == "rejected"
     line = re.search(r"line (\d+) of your message", entry.reason)
     assert line, entry.reason
-    assert line.group(1) == "9" and "that line reads: - [SID 1 steal David 8" in entry.reason
+    assert line.group(1) == "9" and "Line 9 reads:   - [SID 1 steal David 8" in entry.reason
+    assert "that line reads" not in entry.reason  # quoted once (a field trial's replies said it twice)
 
 
 def test_a_forged_from_with_a_wrong_password_tells_the_real_player_it_may_not_be_theirs(campaign: Path, tmp_path: Path) -> None:

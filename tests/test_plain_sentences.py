@@ -7,16 +7,22 @@ import email
 import email.policy
 from pathlib import Path
 
+import pytest
 import yaml
 from reliability_kit import NOW
 from test_ingest import campaign, mail, maildir, passwords  # noqa: F401 - the fixture and the helpers
 
+from adjudicator.cli import main
 from adjudicator.mail.ingest import ingest
 
 
-def _ack(root: Path) -> str:
+def _reply(root: Path) -> email.message.EmailMessage:
     [path] = sorted((root / "mail" / "outbox").rglob("*.eml"))
-    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
+def _ack(root: Path) -> str:
+    return _reply(root).get_content()
 
 
 def test_sentences_from_the_registered_address_are_the_seats_orders(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -27,7 +33,7 @@ def test_sentences_from_the_registered_address_are_the_seats_orders(campaign: Pa
     assert filed["orders"] == ["SID 1 steals David's secret 8.", "SID 3 guards secret 6"]
     ack = _ack(campaign)
     assert "SID 1 tries to steal David's secret 8" in ack and "SID 3 guards your secret 6" in ack
-    assert "not read as orders: 'Hi GM,'; 'Thanks!'" in ack
+    assert "Hi GM" not in ack and "Thanks" not in ack  # plainly not orders: not listed as if they were
 
 
 def test_sentences_need_the_password_where_the_campaign_has_one(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -44,3 +50,71 @@ def test_sentences_from_a_stranger_or_with_no_order_are_not_orders(campaign: Pat
     entries = ingest(campaign, [maildir(tmp_path, messages)], now=NOW).entries
     assert [e.status for e in entries] == ["rejected", "rejected"]
     assert all(e.reason.startswith("no orders") for e in entries)
+
+
+def _quoted_report(root: Path, player: str) -> str:
+    """The player's opening report (its order form's `player:` line with it) as a mail program quotes it."""
+    report = (root / "turn-000" / "reports" / f"{player}.txt").read_text()
+    return "On Mon, 30 Nov 2026, GM wrote:\n" + "\n".join("> " + line for line in report.splitlines()) + "\n"
+
+
+def test_sentences_above_a_quoted_report_are_answered_about_what_they_say(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    # A trial's player replied to the report with his orders in his own words above the quote, which holds
+    # the form's `player:` line: the reply is about his lines, not about a form in the quote.
+    body = (f"my SID 2 nicks David's 8 and SID 3 sits on my 6\npassword: {passwords(campaign)['tony']}\n\n"
+            f"Sent from my Android\n\n{_quoted_report(campaign, 'tony')}")
+    entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="Re: [Spies] Sid's Secrets: welcome, Tony", message_id="<q1@x>")])],
+                     now=NOW).entries
+    assert [e.status for e in entries] == ["rejected"]
+    assert not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+    reply = _reply(campaign)
+    text = reply.get_content()
+    assert "quoted" not in text and "'>'" not in text
+    assert "my SID 2 nicks David's 8 and SID 3 sits on my 6\n      -> VOID: this item holds more than one order: write each" in text
+    assert "Android" not in text  # the phone's signature is not an order the player meant
+    assert "No orders of yours are filed for turn 1" in text and "none of your SIDs is placed this turn (SECRETS-8)" in text
+    assert "not filed" in reply["Subject"]
+
+
+def test_every_sentence_meant_as_an_order_is_answered_and_the_subject_says_some_are_void(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    # As a trial's player wrote them: one readable, one not understood, and SID 2 given twice (each alone reads).
+    body = ("SID 2 steals David's 8\nSID 4 steals secret 9 from Maria\nSID 3 guards secret 6\nsid 2 steal maria 10\n"
+            f"password: {passwords(campaign)['tony']}\nThanks!\nSent from my iPhone\n")
+    entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="turn 1", message_id="<v1@x>")])],
+                     now=NOW).entries
+    assert [e.status for e in entries] == ["filed"], entries[0].reason
+    filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
+    assert filed["orders"] == ["SID 2 steals David's 8", "SID 4 steals secret 9 from Maria", "SID 3 guards secret 6", "sid 2 steal maria 10"]
+    reply = _reply(campaign)
+    assert reply["Subject"].endswith("orders received from Tony, 3 of 4 orders VOID")
+    text = reply.get_content()
+    assert text.count("SID 2 was given 2 orders this turn, so none of them stands") == 2
+    assert "SID 4 steals secret 9 from Maria\n      -> VOID: not understood: write 'SID <rank> steal" in text
+    assert text.count("No SID is placed in its place (SECRETS-8)") == 3
+    assert "SID 3 guards your secret 6" in text
+    assert "Thanks" not in text and "iPhone" not in text
+
+
+def test_pbem_check_reads_a_file_of_sentences_as_the_judge_reads_the_mail(campaign: Path, tmp_path: Path,  # noqa: F811
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # Design 17: the same reading for a mail body and `pbem check FILE`.
+    body = f"Hi GM,\nSID 1 steals David's secret 8\nsid 9 guards 3\npassword: {passwords(campaign)['tony']}\nThanks!\n"
+    path = tmp_path / "tony.txt"
+    path.write_text(body, encoding="utf-8")
+    assert main(["check", str(path), "--campaign", str(campaign)]) == 1
+    out = capsys.readouterr().out
+    assert "read for tony, turn 1; 1 of its 2 orders void" in out, out
+    assert "SID 1 tries to steal David's secret 8" in out and "there is no SID 9" in out and "Thanks" not in out
+    entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="my move", message_id="<c1@x>")])],
+                     now=NOW).entries
+    filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
+    assert entries[0].status == "filed" and filed["orders"] == ["SID 1 steals David's secret 8", "sid 9 guards 3"]
+
+
+def test_the_check_command_reads_sentences_and_files_nothing(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    body = f"SID 1 steals David's secret 8\nsid 9 guards 3\npassword: {passwords(campaign)['tony']}\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="check", message_id="<c2@x>")])],
+                     now=NOW).entries
+    assert entry.status == "answered" and not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
+    text = _ack(campaign)
+    assert "SID 1 tries to steal David's secret 8" in text and "there is no SID 9" in text and "Nothing was filed" in text

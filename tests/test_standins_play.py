@@ -173,20 +173,19 @@ def _identity_wins_over_bid(over: int) -> tuple[dict[str, Any], int]:
     return game.view(state, "ann"), bid
 
 
-def test_an_identity_stand_in_orders_ahead_only_as_far_as_no_trick_can_change_its_plan() -> None:
-    """A trick moves a seat's wins by one at most: a plus trick up, a face-down play down. Needing two
-    wins, the stand-in orders two tricks highest first; with its bid just met, one trick lowest first,
-    keeping its high cards when forced face down (that trick takes a win off, and they win it back);
-    one win over, two tricks, shedding high face down too. Ordering every trick to the deal's end once
-    the bid was met left a seat forced face down at its bid shedding on, one win short: 50.0% of 4,000
-    bench games against the counter's 52.3% (docs/standins.md)."""
+def test_an_identity_stand_in_orders_ahead_as_far_as_its_plan_goes_and_keeps_high_cards_face_down_at_its_bid() -> None:
+    """Needing two wins, the stand-in orders two tricks highest first (it wins one a trick at most);
+    with its bid met, every trick to the deal's end lowest first (design 19: a seat it plays never
+    holds the campaign to one trick a turn), keeping its high cards when forced face down at just its
+    bid (that trick takes a win off, and they win it back) and shedding them once over it."""
     from adjudicator.games.identity.cards import number
 
     game = GAMES["identity"]
-    for over, tricks, play_high, keep_high in ((-2, 2, True, True), (0, 1, False, True), (1, 2, False, False)):
+    for over, play_high, keep_high in ((-2, True, True), (0, False, True), (1, False, False)):
         view, bid = _identity_wins_over_bid(over)
         assert view["plus"]["ann"] - view["minus"]["ann"] == bid + over
         orders = game.standin_orders(view, "ann", Rng("identity-plan", 2).stream("standin/ann"))
+        tricks = 2 if over < 0 else len(view["hand"])
         assert [o["trick"] for o in orders] == list(range(view["trick"], view["trick"] + tricks)), over
         for order in orders:
             play, down = [number(c) for c in order["play"]], [number(c) for c in order["face_down"]]

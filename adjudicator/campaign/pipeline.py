@@ -232,6 +232,8 @@ def _unquoted(password: str) -> str | None:
 def _secrets(password: Any) -> list[str]:
     """The texts a message about a file must not echo: its password, as written and unquoted, and the
     texts inside it when it is a list or a mapping (a schema error may quote the value)."""
+    if yamlsafe.is_placeholder(password):
+        return []  # the form's own words, no secret: a message about them says them
     if isinstance(password, (str, int)) and not isinstance(password, bool):
         text = str(password)
         return [t for t in (text, _unquoted(text) or "") if len(t) >= 4]  # a shorter one would blank out line numbers
@@ -242,8 +244,7 @@ def _secrets(password: Any) -> list[str]:
     return []
 
 
-FORM_PASSWORD = "your password"
-"""The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2)."""
+FORM_PASSWORD = yamlsafe.FORM_PASSWORD
 
 
 def _player_problem(sender: Any, expected: str | None, source: str, roster: Roster, names: dict[str, str]) -> str:
@@ -279,7 +280,7 @@ def _password_problem(password: Any, right: Callable[[str], bool], numeric: bool
     inner = _unquoted(password)
     if inner is not None and right(inner):
         return ""
-    if password.strip().casefold() == FORM_PASSWORD:
+    if yamlsafe.is_placeholder(password):
         return f'still says "{FORM_PASSWORD}": you left the form\'s placeholder in; write your seat\'s password instead'
     hint = " (it was read as a number; put it in quotes, e.g. password: \"0123\")" if numeric else ""
     return "is not this player's password" + hint
@@ -340,7 +341,7 @@ def check_position(
     # misspelt `player:` is not also called a wrong password.
     seat = expected_player or (sender if isinstance(sender, str) and sender in roster.players else None)
     placeholder = document.get("password")
-    if password_ok is None and isinstance(placeholder, str) and placeholder.strip().strip('"\u201c\u201d').casefold() == FORM_PASSWORD:
+    if password_ok is None and yamlsafe.is_placeholder(placeholder):
         sub.problems.append(Problem("password", _password_problem(FORM_PASSWORD, lambda pw: False, False)))
     if password_ok is not None and seat is not None:
         problem = _password_problem(document.get("password"), lambda pw: password_ok(seat, pw), numeric_password)
@@ -373,6 +374,15 @@ def _hint_handed_over(reading: Reading, position: Position) -> None:
             reading.void = (f"{reading.void} ({name} handed the seat {seat} over to {position.names.get(seat, seat)}: "
                             f"name the seat {seat} or its new player)")
             return
+
+
+def nmr_means(game: Game, position: Position, player: str) -> str:
+    """What the deadline brings `player` when no orders of theirs stand, in the game's own terms (design 17):
+    the game's one answer for missing orders (`instead`), from the player's own view. Said by a refusal to a
+    seat with nothing filed, the `orders` command and `pbem check` ("" for a seat not due)."""
+    if player not in position.roster.due:
+        return ""
+    return game.instead(position.view_of(player), player, [])
 
 
 def missing(player: str) -> Submission:

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from ..common import yamlsafe
 
     path = Path(args.file)
-    checker = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
+    checker, sentences = _with_view(Path(args.view)) if args.view else _with_campaign(Path(args.campaign), path)  # a damaged campaign first
     if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO or a device would block the read, or never end
         raise Failure(f"{path}: not a regular file (an order file is a text file); nothing was checked")
     try:
@@ -72,10 +72,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         document = _load(data)
     except yamlsafe.YamlError as exc:
-        print(f"{path}: REJECTED: {exc}")
-        print("The whole file would be refused and you would count as NMR (no moves received).")
-        return 1
-    sub, turn, due, note, renderer = checker(document, path.name)
+        document = sentences(data)  # design 17: plain sentences read as the judge reads a mail of them
+        if document is None:
+            print(f"{path}: REJECTED: {exc}")
+            print("The whole file would be refused and you would count as NMR (no moves received).")
+            return 1
+    else:
+        document = document if isinstance(document, dict) else sentences(data) or document
+    sub, turn, due, nmr, note, renderer = checker(document, path.name)
     if sub.nmr:
         print(f"{path}: REJECTED")
         for problem in sub.problems:
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         if not due(sub.player):
             print(f"{sub.player} has nothing to order this turn: the adjudicator would ignore the file.")
         else:
-            print("The whole file would be refused and you would count as NMR (no moves received).")
+            print(f"The whole file would be refused and you would count as NMR (no moves received). {nmr(sub.player)}".rstrip())
         return 1
     if sub.void and not sub.orders:
         print(f"{path}: read for {sub.player}, turn {turn}, but every order in it is void")
@@ -98,15 +102,35 @@ def run(args: argparse.Namespace) -> int:
     return 1 if sub.void else 0
 
 
-Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], str, Any]]
-"""(document, file name) -> (the Submission, the pending turn, whether a player is due, a note for an
-accepted file, the Renderer whose templates say how each order reads)."""
+Checker = Callable[[Any, str], tuple[Any, int, Callable[[str], bool], Callable[[str], str], str, Any]]
+"""(document, file name) -> (the Submission, the pending turn, whether a player is due, what the deadline
+brings a player with no orders (pipeline.nmr_means), a note for an accepted file, the Renderer whose
+templates say how each order reads)."""
+Sentences = Callable[[bytes], Any]
+"""A file's bytes -> the order document its plain sentences make for the seat checked, as the judge reads a
+mail of sentences (mail/sentences.py); None when it holds none."""
 
 
-def _with_campaign(root: Path, path: Path) -> Checker:
+def _sentences(game: Any, position: Any, seat: str | None, turn: int) -> Sentences:
+    """The reader of plain sentences for `seat` (none without a seat, or when it is not due)."""
+    from ..common import ordertext
+    from ..mail import inbox, sentences
+
+    def read(data: bytes) -> Any:
+        if seat is None or seat not in position.roster.due:
+            return None
+        text = inbox.own_words(data.decode("utf-8", "replace"))
+        found = sentences.read(text, game, position, seat, str(position.names.get(seat, seat)))
+        return None if found is None else ordertext.load(found.document(turn).data)
+
+    return read
+
+
+def _with_campaign(root: Path, path: Path) -> tuple[Checker, Sentences]:
     """The GM's check: against the campaign's pending turn, read as the adjudication reads it, the password included."""
     from ..campaign import pending
     from ..campaign.folder import Campaign
+    from ..campaign.pipeline import nmr_means
     from ..publish.render import Renderer
 
     campaign = Campaign.open(root)
@@ -116,16 +140,17 @@ def _with_campaign(root: Path, path: Path) -> Checker:
     expected = path.stem if path.stem in turn.roster.players else None
     renderer = Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
 
-    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str, Any]:
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], Callable[[str], str], str, Any]:
         sub = turn.check_document(document, player=expected, source=source)
-        return sub, turn.number, lambda p: p not in turn.roster.players or turn.due(p), "", renderer
+        return (sub, turn.number, lambda p: p not in turn.roster.players or turn.due(p),
+                lambda p: nmr_means(campaign.game, turn.position, p), "", renderer)
 
-    return check
+    return check, _sentences(campaign.game, turn.position, expected, turn.number)
 
 
-def _with_view(view_path: Path) -> Checker:
+def _with_view(view_path: Path) -> tuple[Checker, Sentences]:
     """A player's check: against their view file alone, for their own seat only."""
-    from ..campaign.pipeline import check_position
+    from ..campaign.pipeline import check_position, nmr_means
     from ..campaign.viewfile import ViewFileError, read_view_file
     from ..publish.render import Renderer
 
@@ -133,7 +158,7 @@ def _with_view(view_path: Path) -> Checker:
     renderer = Renderer(record.game.id)
     note = "The password is not checked here (your view file does not hold it): the GM's pbem checks it." if record.passwords else ""
 
-    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], str, Any]:
+    def check(document: Any, source: str) -> tuple[Any, int, Callable[[str], bool], Callable[[str], str], str, Any]:
         sub = check_position(record.game, record.position, document, turn=record.turn, expected_player=record.player,
                              password_ok=None, source=f"{source}, checked with {record.player}'s view file")
         for index, problem in enumerate(sub.problems):
@@ -142,9 +167,10 @@ def _with_view(view_path: Path) -> Checker:
                 sub.problems[index] = type(problem)("turn", (
                     f"says {document['turn']}, but your view file {view_path.name} is from turn {record.turn}: "
                     f"check with the view file that came with your latest report"))
-        return sub, record.turn, lambda p: p != record.player or p in record.position.roster.due, note, renderer
+        return (sub, record.turn, lambda p: p != record.player or p in record.position.roster.due,
+                lambda p: nmr_means(record.game, record.position, p) if p == record.player else "", note, renderer)
 
-    return check
+    return check, _sentences(record.game, record.position, record.player, record.turn)
 
 
 def _read_view(view_path: Path, read: Callable[[bytes], Any], error: type[Exception]) -> Any:

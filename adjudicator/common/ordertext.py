@@ -70,4 +70,4 @@ def load(data: bytes | str) -> Any:
         try:
             return yamlsafe.load(data)
         except yamlsafe.YamlError:
-            raise tidied_error from None
+            raise tidied_error.as_written(text) from None

@@ -57,6 +57,14 @@ class YamlError(ValueError):
         where = f"line {self.line}" + (f", column {self.column}" if self.column is not None else "")
         return f"{self.problem} ({where})" + (f". Line {self.line} reads: {self.quoted}" if self.quoted else "")
 
+    def as_written(self, text: str, line: int | None = None) -> YamlError:
+        """The same error with its line quoted from `text`, the text as the player wrote it (the loader read a
+        tidied copy, whose `-` may stand where the player typed `•`): line `line` of it (from 1), by default
+        the error's own."""
+        if self.line is None or self.quoted is None:
+            return self
+        return YamlError(self.problem, self.line, self.column, _line_of(text, (line or self.line) - 1) or self.quoted)
+
     def shifted(self, lines: int) -> YamlError:
         """The same error with its line counted `lines` further on."""
         return YamlError(self.problem, None if self.line is None else self.line + lines, self.column, self.quoted)
@@ -69,6 +77,14 @@ _PASSWORD_VALUE = re.compile(
 )
 HIDDEN = "(removed)"
 """What stands where a password was, in every text the program writes."""
+FORM_PASSWORD = "your password"
+"""The placeholder the order form's `password:` line holds (templates/common/_orders.txt.j2): no secret,
+so never hidden; a message about it says it as written."""
+
+
+def is_placeholder(value: object) -> bool:
+    """Whether a `password:` value is the order form's placeholder, in any quotes and capitals."""
+    return isinstance(value, str) and value.strip().strip("\"'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb").casefold() == FORM_PASSWORD
 
 
 def password_values(text: str | bytes) -> list[str]:
@@ -79,8 +95,10 @@ def password_values(text: str | bytes) -> list[str]:
     found: set[str] = set()
     for match in _PASSWORD_VALUE.finditer(text):
         value = match.group("value").strip()
+        if is_placeholder(value):
+            continue  # its words ("your", "password") are no secret: hiding them garbled every line that said them
         for candidate in (value, value.strip("\"'"), value.strip("\"'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"), *re.split(r"[\s,:{}\[\]\"'&*!]+", value)):
-            if len(candidate) >= 4 and candidate.casefold() != "your password":
+            if len(candidate) >= 4:
                 found.add(candidate)
     return sorted(found, key=lambda v: (-len(v), v))
 
@@ -104,7 +122,7 @@ def _line_of(text: str, index: int) -> str:
         return ""
     line = lines[index].rstrip().replace("\t", "[tab]")
     key = _PASSWORD_KEY.search(line)
-    if key:  # never quote a password back, however the line is broken (issue 26.4)
+    if key and not is_placeholder(line[key.end():].split("#")[0]):  # never quote a password back, however the line is broken (issue 26.4)
         line = line[: key.end()] + " " + HIDDEN
     line = "".join(c if c.isprintable() else "?" for c in line)
     return line if len(line) <= QUOTED_LENGTH else line[: QUOTED_LENGTH - 1] + "…"
@@ -139,6 +157,9 @@ def _syntax_error(text: str, exc: Any) -> YamlError:
         else:
             words = f"the {opener} opened here is never closed: add the closing {closer} at the end of the line"
         return _at(f"not valid YAML: {words}", text, opened)
+    if _misaligned_item(text, mark.line):
+        return _at("not valid YAML: the items of this list do not start at the same place: line up the items, each - "
+                   "at the same place (as many spaces before each, and no tab)", text, mark)
     if "mapping values are not allowed" in problem:
         if _indented_more(text, mark.line):
             return _at("not valid YAML: this line is indented more than the line above it: line its field up "
@@ -146,6 +167,17 @@ def _syntax_error(text: str, exc: Any) -> YamlError:
         return _at("not valid YAML: a colon followed by a space starts a field, which YAML does not allow here: "
                    "put text holding ': ' in quotes", text, mark)
     return _at(f"not valid YAML: {problem}", text, mark)
+
+
+def _misaligned_item(text: str, index: int) -> bool:
+    """Whether line `index` (from 0) is a list item (`- ...`) that starts elsewhere than the item above it:
+    a tab or a space more or less before one item of a list (libyaml then says only "did not find expected key")."""
+    lines = text.splitlines()
+    if index >= len(lines):
+        return False
+    above = next((line for line in reversed(lines[:index]) if line.strip() and not line.lstrip().startswith("#")), "")
+    items = [line for line in (above, lines[index]) if line.lstrip().startswith("- ") or line.strip() == "-"]
+    return len(items) == 2 and len(above) - len(above.lstrip()) != len(lines[index]) - len(lines[index].lstrip())
 
 
 def _indented_more(text: str, index: int) -> bool:

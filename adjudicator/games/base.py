@@ -98,21 +98,15 @@ class Reading:
     void_code: str | None = None
     """The stable code of the reason (`VoidOrder.code`); None when accepted. Not written to
     the turn's files: they keep the words."""
-    meant: bool = False
-    """True when a void order was read as an order of this phase that cannot stand (a SID already
-    captured, a word of the step's verb with no building after it), not as words that are no order
-    at all: a mail of sentences files and answers it rather than leaving the line out (design 17).
-    Not written to the turn's files."""
 
     @property
     def accepted(self) -> bool:
         return self.void is None
 
-    def refuse(self, void: VoidOrder, meant: bool = False) -> Reading:
-        """Make this reading void for `void`: no order stands, and the player is told why; `meant` when
-        the text was read as an order of this phase (see the field)."""
+    def refuse(self, void: VoidOrder) -> Reading:
+        """Make this reading void for `void`: no order stands, and the player is told why."""
         self.order, self.meaning = None, ""
-        self.void, self.void_code, self.meant = void.words, void.code, meant
+        self.void, self.void_code = void.words, void.code
         return self
 
 

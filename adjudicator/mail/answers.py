@@ -17,7 +17,7 @@ from typing import Any
 from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending, standing
-from ..campaign.pipeline import Submission
+from ..campaign.pipeline import Submission, nmr_means
 from ..common.resources import resource_path
 from ..common.words import plural
 from ..publish.render import Renderer
@@ -221,7 +221,8 @@ def orders_reply(desk: Desk, seat: str) -> str:
     elif not desk.turn.due(seat):
         lines.append(f"You have nothing to order in turn {desk.pending}.")
     elif (sub := desk.turn.submission(seat)).status == "missing":
-        lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received).")
+        lines.append(f"No orders are filed for you for turn {desk.pending}. Without them you count as NMR (no moves received). "
+                     f"{nmr_means(desk.campaign.game, desk.turn.position, seat)}".rstrip())
     else:
         lines.append(f"For turn {desk.pending} this file is filed for you (the newest you sent).")
         lines += desk.readings(sub, "does")

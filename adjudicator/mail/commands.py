@@ -36,7 +36,7 @@ from ..campaign import absences, rollback, signup
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
-from . import answers, compose, envelope, inbox, preface, press
+from . import answers, compose, envelope, inbox, preface, press, sentences
 
 WORDS = ("help", "guide", "status", "orders", "check", "report", "press", "absence", "resign")
 _ALONE = frozenset({"help", "guide", "status", "orders", "check", "resign"})
@@ -312,6 +312,10 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     elif command.word == "orders":
         body = answers.orders_reply(desk, seat)
     elif command.word == "check":
+        if isinstance(document, answers.Unreadable) and not desk.over and desk.turn.due(seat):
+            # design 17: a check of plain sentences reads them as a mail of them would be read
+            written = sentences.read(command.text, desk.campaign.game, desk.turn.position, seat, desk.name(seat))
+            document, where = (written.document(desk.pending).data, sentences.WHERE) if written else (document, where)
         body = answers.check_reply(desk, seat, document, where)
     elif command.word == "report":
         turn = _report_turn(desk, command.arguments)

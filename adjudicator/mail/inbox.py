@@ -121,11 +121,14 @@ class OrderDocument:
 class NoOrders(ValueError):
     """The message carries no order document; the message says what was looked for."""
 
-    def __init__(self, message: str, fix: tuple[str, str] = ("", "")) -> None:
+    def __init__(self, message: str, fix: tuple[str, str] = ("", ""), form: str = "") -> None:
         super().__init__(message)
         self.fix = fix
         """When the form was there but where it is not read (inside the quoted text, below a forward
         marker): what to do, in one sentence, and why it was not read; ("", "") otherwise."""
+        self.form = form
+        """That form's text, its `>` marks taken off ("" when there is none): whether the player filled it in
+        tells typing into the quote from writing above it."""
 
 
 class BadOrderFile(ValueError):
@@ -594,6 +597,11 @@ def _normal(text: str) -> str:
     return _INVISIBLE_LEAD.sub("", text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " "))
 
 
+def written(message: EmailMessage) -> str:
+    """The body as the player wrote it, before any tidying, its lines numbered as OrderDocument.lines counts them."""
+    return _normal(body_text(message) or "")
+
+
 def orders_in_text(text: str) -> OrderDocument:
     text = ordertext.tidy(_normal(text))
     fresh, numbers = _unquoted(text)
@@ -608,7 +616,8 @@ def orders_in_text(text: str) -> OrderDocument:
     found = _yaml_block(fresh)
     if found is None:
         why, fix = _not_read(text)
-        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + why, fix)
+        raise NoOrders("no .yaml attachment, and no order form (a line starting 'player:') in the message's own text" + why, fix,
+                       _form(text) if why else "")
     start, block = found
     return _document(block, "the body", numbers, start)
 
@@ -644,6 +653,12 @@ def _not_read(text: str) -> tuple[str, tuple[str, str]]:
                 (f"write your orders above the line '{shown}', not below it",
                  "your order form is below that line, and nothing below a quote, forward or signature line is read, as it may be older mail"))
     return "", ("", "")
+
+
+def _form(text: str) -> str:
+    """The first order form in `text`, read with every line's `>` marks taken off ("" when there is none)."""
+    found = _yaml_block("\n".join(re.sub(r"^[ \t]*(?:>[ \t]?)+", "", line) for line in text.split("\n")))
+    return found[1] if found else ""
 
 
 def _whole_words(text: str, most: int) -> str:

@@ -54,11 +54,11 @@ from ..campaign.adjudicate import prepare
 from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
-from ..campaign.pipeline import Submission, as_meant, read_view_orders
+from ..campaign.pipeline import Submission, as_meant, nmr_means
 from ..common import atomic, ordertext, yamlsafe
 from ..common.words import plural
 from ..publish.render import Renderer
-from . import answers, commands, compose, deliver, envelope, inbox
+from . import answers, commands, compose, deliver, inbox, sentences
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -342,27 +342,31 @@ def _registered_seat(campaign: Campaign, address: str, turn: int) -> str | None:
 _YAML_LINE = re.compile(r"\(line (\d+), column (\d+)\)")
 
 
-def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument) -> str:
-    """The loader's words with its line counted in what the player sent, and that line quoted back."""
+def _yaml_problem(exc: yamlsafe.YamlError, found: inbox.OrderDocument, message: Any) -> str:
+    """The loader's words with its line counted in what the player sent, and that line quoted back once, as typed."""
     text = str(exc)
-    line = getattr(exc, "line", None)
     match = _YAML_LINE.search(text)
-    if line is None and match:
-        line = int(match.group(1))
-    if not isinstance(line, int):
+    line = exc.line if isinstance(exc.line, int) else int(match.group(1)) if match else None
+    if line is None:
         return text
     sent = found.line(line)
+    if found.lines and exc.quoted is not None:  # from the body: the message's line, as typed (not the tidied copy read)
+        text = str(yamlsafe.YamlError(exc.problem, sent, exc.column, exc.quoted).as_written(inbox.written(message)))
+        match = _YAML_LINE.search(text)
     where = f"line {sent} of your message" if found.lines else f"line {line} of the attachment"
     if match:
         text = text.replace(match.group(0), f"({where}, column {match.group(2)})")
     else:
         text = f"{text} ({where})"
     lines = found.data.decode("utf-8", "replace").split("\n")
-    if 1 <= line <= len(lines) and lines[line - 1].strip():
+    if 1 <= line <= len(lines) and lines[line - 1].strip() and exc.quoted is None:  # once: the loader may have quoted it
         text += f"; that line reads: {_echo(lines[line - 1])}"
     # The line quoted back is the player's own, to the player only; yet never the password (issue 26.4).
     text = yamlsafe.scrub(text, yamlsafe.password_values(found.data))
-    return re.sub(r"""(that line reads: ["']?password["']?[ \t]*:).*""", rf"\1 {yamlsafe.HIDDEN}", text, flags=re.IGNORECASE)
+    return _PASSWORD_ECHO.sub(lambda m: m[0] if yamlsafe.is_placeholder(m[2]) else f"{m[1]} {yamlsafe.HIDDEN}", text)
+
+
+_PASSWORD_ECHO = re.compile(r"""(that line reads: ["']?password["']?[ \t]*:)(.*)""", re.IGNORECASE)
 
 
 def _late(ctx: _Context, document: Any) -> str | None:
@@ -407,7 +411,8 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     decision = _Decision(entry)
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
-    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False, fix: list[str] | None = None) -> _Decision:
+    def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False, fix: list[str] | None = None,
+               alarm: bool = False, calm: tuple[str, str] | None = None) -> _Decision:
         if asked is not None:
             reason += f" (the Subject's '{asked.word}' was not answered, as it came with orders: send '{asked.word}' alone to ask)"
         entry.reason, entry.player, entry.found = reason, player, document
@@ -415,7 +420,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         decision.files[entry.stored] = incoming.raw
         decision.files[f"mail/rejected/{label}.txt"] = f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")
         if reply and message is not None and campaign.gm_email:
-            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address, fix))
+            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address, fix, alarm, calm))
         return decision
 
     seat_by_address = None
@@ -450,12 +455,16 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        sentences = None if ctx.over else _sentences(ctx, message, seat_by_address)
-        if sentences is None:
+        written = None if ctx.over else _sentences(ctx, message, seat_by_address)
+        if written is not None and not written.read and exc.form and not _filled(exc.form):
+            # written above the quoted report's untouched form: answer what they wrote, not where the form was
+            reason, fix = _unread(ctx, written)
+            return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
+        if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
             refused = reject(f"no orders: {exc}", seat_by_address)
             commands.not_understood(inbound, refused.entry, str(exc), exc.fix)
             return refused
-        found = sentences
+        found = written.document(ctx.pending)
     except inbox.BadOrderFile as exc:
         return reject(f"the order file cannot be read: {exc}", seat_by_address, reply=True)
     except Exception as exc:  # noqa: BLE001
@@ -463,7 +472,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         document = ordertext.load(found.data)
     except yamlsafe.YamlError as exc:
-        return reject(f"the order file ({found.where}) cannot be read: {_yaml_problem(exc, found)}", seat_by_address, found.where, reply=True)
+        return reject(f"the order file ({found.where}) cannot be read: {_yaml_problem(exc, found, message)}", seat_by_address, found.where, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"the order file ({found.where}) cannot be read ({type(exc).__name__})", seat_by_address, found.where, reply=True)
     if ctx.over:
@@ -480,9 +489,22 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         return reject(f"matches no player: the order file {what}", seat_by_address, found.where, reply=True, fix=fix)
     sub = ctx.turn.check_document(document, player=None, source=found.where)
     registered = _registered(campaign, named, ctx.pending)
+    placeholder = campaign.uses_passwords and yamlsafe.is_placeholder(document.get("password"))
+    if placeholder and not document.get("orders"):  # design 17: the form sent back untouched is valid and says nothing
+        return reject(f"the order form for {named} came back untouched (no orders, the password line as the form has it): "
+                      "nothing to file", named, found.where, reply=True,
+                      fix=[f"To give orders for turn {ctx.pending}, fill the form in: copy an example line below orders:, remove its #,",
+                           "fill it in, and write your password on the password: line. Then send it again."],
+                      calm=("your message holds the order form as it was sent to you, untouched: it gives no orders, "
+                            "so there is nothing to file", "nothing to file"))
     if sub.nmr:
         problems = "; ".join(f"{p.where}: {p.what}" for p in sub.problems)
-        return reject(f"the order file for {named} was refused: {problems}", named, found.where, reply=True)
+        # A wrong password may be a forgery from the seat's own address (the From line proves nothing); the
+        # form's placeholder is a player who forgot to fill it in, and is told just that.
+        alarm = any(p.where == "password" for p in sub.problems) and not placeholder
+        fix = [f'Write your seat\'s password on the password: line in place of "{yamlsafe.FORM_PASSWORD}" (keep the quotes; '
+               "it is in your welcome mail) and send the whole order file again."] if placeholder else None
+        return reject(f"the order file for {named} was refused: {problems}", named, found.where, reply=True, fix=fix, alarm=alarm)
     if not campaign.uses_passwords and registered and registered != address:
         return reject(
             f"sent for {named} from {_echo(address) or 'an unknown address'}, not the address registered for that seat, "
@@ -494,47 +516,36 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     return _accept(ctx, decision, incoming, found, sub, label, address, asked)
 
 
-_SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
-MAX_SENTENCES = 30
-
-
-def _sentences(ctx: _Context, message: Any, seat: str | None) -> inbox.OrderDocument | None:
-    """A mail of plain sentences with no form, from a seat's registered address: that seat's orders for
-    the pending turn (design 17), as the order file they make; None when it is not one.
-
-    Each line of the sender's own words (quotes and signature cut, a `password:` line kept for the
-    envelope) is read as orders against the seat's own view. It is orders when at least one line reads
-    as an order of this phase, one that stands or one the game read as meant but void (`Reading.meant`:
-    'I search the bank', answered with the buildings); the lines that read as none (a greeting, thanks)
-    are left out and named in the acknowledgement. A line with two readings is void with both, as in any
-    order file."""
+def _sentences(ctx: _Context, message: Any, seat: str | None) -> sentences.Sentences | None:
+    """A mail of plain sentences with no form, from a seat's registered address and due: that seat's orders
+    for the pending turn (design 17), read as mail/sentences.py reads them; None when it is not one."""
     if seat is None or not ctx.turn.due(seat):
         return None
-    password, lines = None, []
-    for line in commands.own_text(message).split("\n"):
-        if match := envelope.PASSWORD_LINE.match(line):
-            password = match[1].strip().strip('"\u201c\u201d')
-        elif line.strip() and not envelope.is_envelope(line):  # `campaign:` named the game, `player:` the seat
-            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
-    if not lines or len(lines) > MAX_SENTENCES:
-        return None
-    game, position = ctx.campaign.game, ctx.turn.position
+    return sentences.read(commands.own_text(message), ctx.campaign.game, ctx.turn.position, seat, _seat_name(ctx, seat))
+
+
+def _filled(form: str) -> bool:
+    """Whether an order form found where it is not read (in the quote, below a forward) holds orders: the
+    player typed into it, rather than writing above the report's untouched form."""
     try:
-        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
-    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
-        return None
-    # A line read as an order that cannot stand is filed too, so its acknowledgement says why and what
-    # replaces it; a line that is no order (a greeting, thanks) is left out. A line may hold several orders.
-    kept = [lines[i] for i in sorted({r.index for r in readings if r.accepted or r.meant})]
-    if not kept:
-        return None
-    left = [line for line in lines if line not in kept]
-    text = f"player: {seat}\nturn: {ctx.pending}\n"
-    text += f"password: {json.dumps(password, ensure_ascii=False)}\n" if password is not None else ""
-    text += "orders:\n" + "".join(f"  - {json.dumps(line, ensure_ascii=False)}\n" for line in kept)
-    where = "the sentences of your mail, read as orders" + (
-        f" (not read as orders: {'; '.join(repr(_echo(line)) for line in left[:5])}{'; ...' if len(left) > 5 else ''})" if left else "")
-    return inbox.OrderDocument(text.encode("utf-8"), where)
+        document = ordertext.load(form)
+    except Exception:  # noqa: BLE001 - a form that does not load was edited, so it was typed into
+        return True
+    return isinstance(document, dict) and bool(document.get("orders") or document.get("Orders"))
+
+
+def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]]:
+    """(the reason, the lines that answer each sentence) for a mail of sentences none of which reads as
+    an order: the player wrote above the quote, so the answer is about what they wrote (design 17)."""
+    reason = "no line of your mail reads as an order: " + "; ".join(repr(_echo(line)) for line in written.lines[:5])
+    reason += "; ..." if len(written.lines) > 5 else ""
+    shown = Submission(player=written.seat, status="accepted", readings=written.readings)
+    renderer = Renderer.for_campaign(ctx.campaign.game.id, ctx.campaign.root, ctx.campaign.site_base_url)
+    fix = ["", "Your lines, each read as an order:", *renderer.readings(shown, "would do"), ""]
+    if not ctx.over:
+        fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
+                   + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
+    return reason, fix
 
 
 def _reply(decision: _Decision, build: Any) -> None:
@@ -682,6 +693,11 @@ def _acknowledgement(
         what = f"orders received from {name}, but every one is VOID"
         lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}), "
                  f"but EVERY ORDER IS VOID, so none of them acts. {sub.instead}".rstrip(), ""]
+    elif sub.void:  # design 17: the Subject says at once that some of what was sent does not act
+        void = f"{len(sub.void)} of {plural(len(sub.readings), 'order')} VOID"
+        what = f"orders received from {name}, {void}"
+        lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}); "
+                 f"{void}: each is listed below with why and what happens in its place.", ""]
     else:
         what = f"orders received from {name}"
         lines = [f"{campaign.config.get('name')} ({campaign.game.title}): orders for turn {ctx.pending} received from {name} ({player}).", ""]
@@ -714,9 +730,13 @@ def _acknowledgement(
     return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
 
 
-def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | None = None) -> tuple[dict[str, bytes], list[str]]:
+def _refusal(
+    ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | None = None, alarm: bool = False, calm: tuple[str, str] | None = None,
+) -> tuple[dict[str, bytes], list[str]]:
     """A refusal, for a sender at a registered address only (`seat`), once per reason and turn; `fix`:
-    the lines that say what to do, when the reason calls for more than sending the file again."""
+    the lines that say what to do, when the reason calls for more than sending the file again; `alarm`:
+    when a wrong password may mean someone else wrote in the seat's name; `calm`: (the first sentence, the
+    Subject's words) for a message that is no mistake, only nothing to file."""
     if seat is None:
         entry.notes.append("no reply: the sender's address is not registered for any seat")
         return {}, []
@@ -725,11 +745,13 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | Non
         entry.notes.append("no reply: the same refusal was already sent for this turn")
         return {}, []
     campaign = ctx.campaign
-    lines = [f"{campaign.config.get('name')} ({campaign.game.title}): your message was NOT filed as orders.", ""]
+    heading, what = calm or ("your message was NOT filed as orders", "your message was not filed")
+    lines = [f"{campaign.config.get('name')} ({campaign.game.title}): {heading}.", ""]
     lines += ["Your message:", *_header_lines(ctx, entry)[:2], ""]
-    lines += ["Why:", f"  {entry.reason}", ""]
+    lines += [] if calm else ["Why:", f"  {entry.reason}", ""]
     lines.append("Nothing from this message is used, and any orders filed before it stand unchanged.")
-    if "password:" in entry.reason:  # the From line proves nothing: this may be a forgery of the seat's own address
+    lines += _unfiled(ctx, seat)
+    if alarm:
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
         lines.append(commands.lost_password(campaign))
@@ -739,7 +761,16 @@ def _refusal(ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | Non
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")
         lines.append("(attached as a .yaml or .txt file, or pasted into the body, starting with the line 'player: ...').")
     lines += _deadline_line(ctx)
-    return _message(ctx, entry, "\n".join(lines) + "\n", (_seat_name(ctx, seat), to), "your message was not filed")
+    return _message(ctx, entry, "\n".join(lines) + "\n", (_seat_name(ctx, seat), to), what)
+
+
+def _unfiled(ctx: _Context, seat: str) -> list[str]:
+    """What the deadline brings a seat with no orders filed, in the game's own terms (the game's one answer
+    for missing orders, `instead`, from the seat's own view); nothing when orders are filed or none are due."""
+    if ctx.over or seat not in ctx.verdict.waiting:
+        return []
+    return [f"No orders of yours are filed for turn {ctx.pending}: if none are by the deadline, you count as NMR "
+            f"(no moves received). {nmr_means(ctx.campaign.game, ctx.turn.position, seat)}".rstrip()]
 
 
 def _message(ctx: _Context, entry: Entry, body: str, to: tuple[str, str], what: str) -> tuple[dict[str, bytes], list[str]]:

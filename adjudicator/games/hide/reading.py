@@ -26,7 +26,7 @@ from .components import (
     words,
 )
 from .mission import placed_die
-from .sentences import choice, mission, plain
+from .sentences import choice, mission
 
 _ICON = r"army[\s_-]*base|army|base|satellite|sat|submarine|sub|power[\s_-]*plant|plant|power|guns?"
 _COLOUR = "|".join(COLOURS)
@@ -316,7 +316,7 @@ def read_mission(view: View, player: str, parsed: list[tuple[Reading, Any]]) -> 
                 reading.meaning = (f"if everyone else is assassinated this turn, you take the intel under the "
                                    f"{words(building)}")
         except VoidOrder as void:
-            reading.refuse(void, meant=raw is not None)  # read as an order of the turn that cannot stand
+            reading.refuse(void)
 
 
 def _read_pick(view: View, player: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -422,8 +422,7 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
             reading.meaning = (f"your identity die shows the {words(building)}: your target this round"
                                if phase == "identity" else f"the security card goes on the {words(building)}")
         except VoidOrder as void:
-            # A building the step's verb was written with ('I search the bank') is a target meant.
-            reading.refuse(void, meant=isinstance(item, dict) or void.code != "unreadable" or choice(str(item)) != plain(str(item)))
+            reading.refuse(void)
     if phase == "identity":
         kept = [r for r, _ in parsed if r.order is not None]
         for later in kept[1:]:

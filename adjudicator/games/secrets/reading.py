@@ -49,13 +49,13 @@ def read_orders(view: View, player: str, items: list[tuple[int, Any]]) -> list[R
         try:
             reading.order, reading.meaning = _read_one(view, player, parsed)
         except VoidOrder as void:
-            reading.refuse(void, meant=True)
+            reading.refuse(void)
     for sid, same in by_sid.items():
         if len(same) > 1:  # SECRETS-1: every order of a doubly-ordered SID is void
             reason = f"SID {sid} was given {len(same)} orders this turn, so none of them stands"
             for reading in same:
                 words = f"{reason} (and this one alone would be void: {reading.void})" if reading.void else reason
-                reading.refuse(VoidOrder("sid_ordered_twice", words), meant=True)
+                reading.refuse(VoidOrder("sid_ordered_twice", words))
     return readings
 
 

@@ -1,0 +1,46 @@
+"""Lines of a player's mail that are plainly not orders: greetings, thanks, sign-offs, questions, lines
+that only point at the orders ("see below", "my orders:") and the signature a phone adds (design 17).
+
+A mail of plain sentences is read line by line as orders. A line that is none of the lines below is
+taken as an order the player meant to give, so one the game cannot read is answered with why and
+what happens instead, never dropped in silence; the lines below are the only ones left out unsaid.
+The list is closed and short on purpose: a line wrongly taken for chatter would be an order lost
+without a word, while a line wrongly taken for an order only earns a line of explanation.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = r"(?:[ \t,.!]+[^\s,.!]+){0,3}"
+"""Up to three words after the phrase: `Hi GM`, `Thanks a lot`, `Cheers, Dora`."""
+_END = r"[ \t,.!:;)(-]*$"
+_CHATTER = re.compile(
+    r"^(?:"
+    r"(?:hi|hello|hey|hiya|dear|greetings|howdy|good (?:morning|afternoon|evening)|moin|hallo|ciao|salut|bonjour)\b" + _WORDS
+    + r"|(?:many |big )?(?:thanks|thank you|thx|ty|cheers|ta)\b" + _WORDS
+    + r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)\b" + _WORDS
+    + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely)\b" + _WORDS
+    + r"|see (?:below|above|attached)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
+    + r"|please find\b.*|attached\b.*"
+    + r"|sent from my\b.*|sent from (?:mail|outlook|yahoo|gmail)\b.*|get outlook for\b.*|von meinem\b.*|envoy[ée] de mon\b.*"
+    + r")" + _END,
+    re.IGNORECASE,
+)
+_NO_WORD = re.compile(r"^[^\w]*$")
+_ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
+"""A line that speaks of the orders ("my orders are attached", "orders in the HTML version") with no number
+in it talks about them rather than giving one: no game's order needs the word, and most need a number."""
+
+
+def chatter(line: str, names: tuple[str, ...] = ()) -> bool:
+    """Whether `line` is plainly not an order: a greeting, thanks or a sign-off, a question, a line about
+    the orders with no number in it, a phone's signature, a line of punctuation only, or the sender
+    signing with one of `names` (their id, display name or its first word)."""
+    text = " ".join(line.split())
+    if _NO_WORD.match(text) or text.endswith("?") or _CHATTER.match(text):
+        return True
+    if _ABOUT_ORDERS.search(text) and not any(c.isdigit() for c in text):
+        return True
+    signed = text.strip(" -,.!").casefold()
+    return any(signed == name.casefold() for name in names if name)

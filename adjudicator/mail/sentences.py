@@ -1,0 +1,65 @@
+"""A mail of plain sentences read as a seat's orders (design 17): "SID 1 steals Bob's secret 10",
+"hide me under the bed", one order to a line, with a `password:` line where the campaign has passwords.
+
+One reading for the judge's ingest and `pbem check FILE`: each line of the sender's own words that is
+not plainly chatter (mail/chatter.py) is read as one order against the seat's own view. Every such line
+goes into the order file the sentences make, a void one too, so the answer says of each why and what
+happens in its place; none is dropped in silence.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from ..campaign.pipeline import Position, read_view_orders
+from ..games.base import Game, Reading
+from . import chatter, envelope, inbox
+
+_SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
+MAX_SENTENCES = 30
+"""More lines than this are no order mail (a long letter, a pasted rulebook): not read as sentences."""
+WHERE = "the sentences of your mail, read as orders"
+
+
+@dataclass
+class Sentences:
+    """The lines meant as orders, each read against the seat's own view."""
+
+    seat: str
+    password: str | None
+    lines: list[str]
+    readings: list[Reading]
+
+    @property
+    def read(self) -> bool:
+        """Whether at least one line reads as an order of this phase: only then are they filed."""
+        return any(r.accepted for r in self.readings)
+
+    def document(self, turn: int) -> inbox.OrderDocument:
+        """The order file the sentences make, every line meant as an order in it."""
+        text = f"player: {self.seat}\nturn: {turn}\n"
+        text += f"password: {json.dumps(self.password, ensure_ascii=False)}\n" if self.password is not None else ""
+        text += "orders:\n" + "".join(f"  - {json.dumps(line, ensure_ascii=False)}\n" for line in self.lines)
+        return inbox.OrderDocument(text.encode("utf-8"), WHERE)
+
+
+def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sentences | None:
+    """The sentences of `text` (the sender's own words: quotes and signature already cut) as `seat`'s
+    orders; None when no line is meant as an order, or too many are. `name` is the seat's display name:
+    a line that only signs with it (or its first word, or the id) is chatter."""
+    names = (seat, name, *name.split()[:1])
+    password, lines = None, []
+    for line in text.split("\n"):
+        if match := envelope.PASSWORD_LINE.match(line):
+            password = match[1].strip().strip('"\u201c\u201d')
+        elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
+            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
+    if not lines or len(lines) > MAX_SENTENCES:
+        return None
+    try:
+        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
+    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
+        return None
+    return Sentences(seat, password, lines, readings)
