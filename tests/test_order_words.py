@@ -110,3 +110,12 @@ def test_a_mail_of_two_orders_in_a_sentence_is_filed(secrets: Path, tmp_path: Pa
     assert entry.status == "filed", entry.reason
     filed = yaml.safe_load((secrets / "turn-001" / "orders" / "ed.yaml").read_text())
     assert filed["orders"] == ["my SID 2 nicks Bob's 10 and SID 3 sits on my 10"]
+
+
+def test_a_player_line_without_the_names_accents_is_the_seat(secrets: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`player: Carla Diaz` found the seat whose name is Carla Díaz, as a steal naming her does (one matcher)."""
+    order = tmp_path / "carla.yaml"
+    order.write_text(f'player: Carla Diaz\nturn: 1\npassword: "{_password(secrets, "carla")}"\norders:\n  - {{sid: 1, guard: 3}}\n', encoding="utf-8")
+    code = main(["check", str(order), "--campaign", str(secrets)])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0 and "is not a player" not in out, out

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from ..common import yamlsafe
 from ..common.rng import Rng
+from ..games import players
 from ..games.base import Event, Game, Order, Reading, State
 from . import schemas
 
@@ -262,13 +263,12 @@ def _player_problem(sender: Any, expected: str | None, source: str, roster: Rost
 
 
 def _meant_id(sender: str, roster: Roster, names: dict[str, str]) -> str | None:
-    """The player id a `player:` line most likely meant: the id itself, or the id whose spelling
-    or display name it is but for capitals and spaces."""
-    folded = " ".join(sender.split()).casefold()
-    for player in sorted(roster.players):
-        if folded in (player.casefold(), " ".join(str(names.get(player, "")).split()).casefold()):
-            return player
-    return None
+    """The player id a `player:` line meant: the id or the display name but for capitals, spaces and
+    accents ('Carla Diaz' for Carla Díaz), as orders name players (games/players.py); None when it
+    names nobody, or several."""
+    seats = sorted(roster.players)
+    found = players.named(seats, {p: str(names.get(p) or p) for p in seats}, sender)
+    return found[0] if len(found) == 1 else None
 
 
 def _password_problem(password: Any, right: Callable[[str], bool], numeric: bool) -> str:
