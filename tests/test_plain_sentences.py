@@ -61,7 +61,7 @@ def _quoted_report(root: Path, player: str) -> str:
 def test_sentences_above_a_quoted_report_are_answered_about_what_they_say(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
     # A trial's player replied to the report with his orders in his own words above the quote, which holds
     # the form's `player:` line: the reply is about his lines, not about a form in the quote.
-    body = (f"my SID 2 nicks David's 8 and SID 3 sits on my 6\npassword: {passwords(campaign)['tony']}\n\n"
+    body = (f"SID 2 goes after whatever David hides best\npassword: {passwords(campaign)['tony']}\n\n"
             f"Sent from my Android\n\n{_quoted_report(campaign, 'tony')}")
     entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="Re: [Spies] Sid's Secrets: welcome, Tony", message_id="<q1@x>")])],
                      now=NOW).entries
@@ -70,7 +70,7 @@ def test_sentences_above_a_quoted_report_are_answered_about_what_they_say(campai
     reply = _reply(campaign)
     text = reply.get_content()
     assert "quoted" not in text and "'>'" not in text
-    assert "my SID 2 nicks David's 8 and SID 3 sits on my 6\n      -> VOID: this item holds more than one order: write each" in text
+    assert "SID 2 goes after whatever David hides best\n      -> VOID: not understood: write 'SID <rank> steal" in text
     assert "Android" not in text  # the phone's signature is not an order the player meant
     assert "No orders of yours are filed for turn 1" in text and "none of your SIDs is placed this turn (SECRETS-8)" in text
     assert "not filed" in reply["Subject"]
@@ -78,18 +78,18 @@ def test_sentences_above_a_quoted_report_are_answered_about_what_they_say(campai
 
 def test_every_sentence_meant_as_an_order_is_answered_and_the_subject_says_some_are_void(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
     # As a trial's player wrote them: one readable, one not understood, and SID 2 given twice (each alone reads).
-    body = ("SID 2 steals David's 8\nSID 4 steals secret 9 from Maria\nSID 3 guards secret 6\nsid 2 steal maria 10\n"
+    body = ("SID 2 steals David's 8\nSID 4 goes for Maria's 9\nSID 3 guards secret 6\nsid 2 steal maria 10\n"
             f"password: {passwords(campaign)['tony']}\nThanks!\nSent from my iPhone\n")
     entries = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="turn 1", message_id="<v1@x>")])],
                      now=NOW).entries
     assert [e.status for e in entries] == ["filed"], entries[0].reason
     filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())
-    assert filed["orders"] == ["SID 2 steals David's 8", "SID 4 steals secret 9 from Maria", "SID 3 guards secret 6", "sid 2 steal maria 10"]
+    assert filed["orders"] == ["SID 2 steals David's 8", "SID 4 goes for Maria's 9", "SID 3 guards secret 6", "sid 2 steal maria 10"]
     reply = _reply(campaign)
     assert reply["Subject"].endswith("orders received from Tony, 3 of 4 orders VOID")
     text = reply.get_content()
     assert text.count("SID 2 was given 2 orders this turn, so none of them stands") == 2
-    assert "SID 4 steals secret 9 from Maria\n      -> VOID: not understood: write 'SID <rank> steal" in text
+    assert "SID 4 goes for Maria's 9\n      -> VOID: not understood: write 'SID <rank> steal" in text
     assert text.count("No SID is placed in its place (SECRETS-8)") == 3
     assert "SID 3 guards your secret 6" in text
     assert "Thanks" not in text and "iPhone" not in text

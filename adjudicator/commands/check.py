@@ -119,7 +119,10 @@ def _sentences(game: Any, position: Any, seat: str | None, turn: int) -> Sentenc
     def read(data: bytes) -> Any:
         if seat is None or seat not in position.roster.due:
             return None
-        text = inbox.own_words(data.decode("utf-8", "replace"))
+        try:
+            text = inbox.own_words(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            return None  # not UTF-8: the loader's answer names the line, the byte and the fix
         found = sentences.read(text, game, position, seat, str(position.names.get(seat, seat)))
         return None if found is None else ordertext.load(found.document(turn).data)
 
