@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .inbox import CLIENT_SIGNATURE
+
 _WORDS = r"(?:[ \t,.!]+[^\s,.!]+){0,3}"
 """Up to three words after the phrase: `Hi GM`, `Thanks a lot`, `Cheers, Dora`."""
 _END = r"[ \t,.!:;)(-]*$"
@@ -23,7 +25,6 @@ _CHATTER = re.compile(
     + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely)\b" + _WORDS
     + r"|see (?:below|above|attached)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
-    + r"|sent from my\b.*|sent from (?:mail|outlook|yahoo|gmail)\b.*|get outlook for\b.*|von meinem\b.*|envoy[ée] de mon\b.*"
     + r")" + _END,
     re.IGNORECASE,
 )
@@ -38,7 +39,7 @@ def chatter(line: str, names: tuple[str, ...] = ()) -> bool:
     the orders with no number in it, a phone's signature, a line of punctuation only, or the sender
     signing with one of `names` (their id, display name or its first word)."""
     text = " ".join(line.split())
-    if _NO_WORD.match(text) or text.endswith("?") or _CHATTER.match(text):
+    if _NO_WORD.match(text) or text.endswith("?") or _CHATTER.match(text) or CLIENT_SIGNATURE.match(text):
         return True
     if _ABOUT_ORDERS.search(text) and not any(c.isdigit() for c in text):
         return True

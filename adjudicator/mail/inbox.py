@@ -78,7 +78,7 @@ _REPLY_CUT = re.compile(
     re.IGNORECASE,
 )
 """A signature or forward marker: nothing below it is the sender's (a reply's attribution is _REPLY_WROTE)."""
-_CLIENT_SIGNATURE = re.compile(
+CLIENT_SIGNATURE = re.compile(
     r"^[ \t]*(?:sent from my|sent from|sent with|sent via|get outlook|von meinem|gesendet von meinem|envoy[ée] de(?:puis)? mon|"
     r"inviato da(?:l mio)?|enviado desde mi|enviado do meu|verstuurd vanaf mijn|skickat från min|wysłane z(?: mojego)?)"
     r"[ \t].{0,50}?\b(?:iphone|ipad|phone|android|outlook|mail|mobile|samsung|galaxy|blackberry|smartphone|handy|pixel|huawei|"
@@ -773,7 +773,7 @@ def _end_of_own_text(lines: list[str]) -> int:
             following = next((later for later in lines[index + 1 :] if later.strip()), "")
             if not following.lstrip().startswith(">"):
                 return index
-        elif _REPLY_CUT.match(line) or _CLIENT_SIGNATURE.match(line) or _outlook_block(lines, index):
+        elif _REPLY_CUT.match(line) or CLIENT_SIGNATURE.match(line) or _outlook_block(lines, index):
             return index
     return len(lines)
 
