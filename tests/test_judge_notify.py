@@ -126,7 +126,8 @@ def test_a_tick_draws_each_board_once_for_its_mails_and_posts(
     tmp_path: Path, endpoint: tuple[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 28: a tick that adjudicates, mails and posts to two URLs rasterises each distinct board once:
-    each player's own, and the public one that the public report's mail and both posts carry."""
+    each player's own, and the public one that the public report's mail and both posts carry (and, the
+    campaign's first tick, each player's opening board, which their welcome shows)."""
     import resvg_py
 
     from adjudicator.publish import png
@@ -146,7 +147,7 @@ def test_a_tick_draws_each_board_once_for_its_mails_and_posts(
         play_turn(tmp_path, root, 1, capsys)
     assert len(posts) == 2
     assert len(outbox(root)) >= 4, "three players' reports and the public report were mailed"
-    assert len(drawn) == len(set(drawn)) == 4, "each of the three players' boards and the public board, once"
+    assert len(drawn) == len(set(drawn)) == 7, "each of the three players' opening and turn 1 boards, and the public board, once"
 
 
 @pytest.mark.parametrize(
