@@ -46,9 +46,6 @@ _SUBJECT_PREFIX = re.compile(r"\A\s*(?:(?:re|fwd?|aw|wg|sv|antw|tr|rif)\s*(?:\[\
 _PRESS_SUBJECT = re.compile(r"\s*press\s+from\b", re.IGNORECASE)
 """The Subject the judge gives relayed press (`press from Tony`, mail/press.py): a reply keeps it."""
 _TURN_NUMBER = re.compile(r"[0-9]{1,9}")
-_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
-
-
 @dataclass(frozen=True)
 class Command:
     word: str
@@ -148,13 +145,6 @@ def recognise(message: Any) -> Command | None:
 # -- who asks ----------------------------------------------------------------------
 
 
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
-        return value[1:-1]
-    return value
-
-
 def _bare(address: str) -> str:
     """`Tony <tony@example.org>` as campaign.yaml may write it: `tony@example.org`."""
     return email.utils.parseaddr(address)[1].strip().lower()
@@ -193,7 +183,7 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
     """Who sent a command: as for orders, by password where the campaign has them, else by address."""
     by_address = registered_seat(campaign, address, turn)
     claim = envelope.PLAYER_LINE.search(text)
-    claimed = _unquote(claim.group(1)) if claim else (document.get("player") if isinstance(document, dict) else None)
+    claimed = envelope.unquote(claim.group(1)) if claim else (document.get("player") if isinstance(document, dict) else None)
     if claimed is not None and campaign.player(str(claimed)) is None:
         return Asker(None, f"the line player: names '{str(claimed)[:40]}', who is not in this campaign", by_address)
     seat = str(claimed) if claimed is not None else by_address
@@ -206,10 +196,10 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
     if seat is None:
         return Asker(None, f"{address or 'an unknown address'} is registered for no seat and the message names none (a line player: YOUR ID)")
     line = envelope.PASSWORD_LINE.search(text)
-    password = _unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
+    password = envelope.unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
     if password is None:
         return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None, True)
-    if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, _unquote(str(password)), turn)):
+    if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, envelope.unquote(str(password)), turn)):
         return Asker(None, f"its password is not the password of {seat}", by_address if by_address == seat else None, True)
     return Asker(seat)
 

@@ -15,6 +15,16 @@ PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNOR
 PLAYER_LINE = re.compile(r"^[ \t]*player[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 CAMPAIGN_LINE = re.compile(r"^[ \t]*campaign[ \t]*:[ \t]*(.+?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _LINES = (PASSWORD_LINE, PLAYER_LINE, CAMPAIGN_LINE)
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u2018": "\u2019", "\u00ab": "\u00bb", "\u201d": "\u201d"}
+"""Each opening quote with the closing one it takes (a phone writes typographic quotes, German „...“)."""
+
+
+def unquote(value: str) -> str:
+    """An envelope line's value without the quotes around it (`password: "x7f"`, `player: \u201cTony\u201d`)."""
+    value = value.strip()
+    if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
+        return value[1:-1]
+    return value
 
 
 def is_envelope(line: str) -> bool:

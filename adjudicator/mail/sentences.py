@@ -53,7 +53,7 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     password, lines = None, []
     for line in text.split("\n"):
         if match := envelope.PASSWORD_LINE.match(line):
-            password = match[1].strip().strip('"\u201c\u201d')
+            password = envelope.unquote(match[1])
         elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
             lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
     if not lines or len(lines) > MAX_SENTENCES:
