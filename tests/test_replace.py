@@ -169,3 +169,30 @@ def test_unsent_mail_for_the_outgoing_player_is_dropped(campaign: Path, capsys: 
     (campaign / "mail" / "sent.json").write_text(json.dumps({"sent": log}))
     assert pbem(capsys, "replace", campaign, "tony", "--name", "Carla", "--email", "carla@example.org")[0] == 0
     assert report.exists() and not reminder.exists()
+
+
+def test_a_seat_in_the_middle_of_an_indented_list_is_rewritten_alone(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: with the players' list indented (as the sign-up writes it), handing over any seat but the last
+    glued the next seat's `- id:` onto the end of the password line, and the campaign could no longer be read."""
+    path = campaign / "campaign.yaml"
+    text = path.read_text()
+    players_at = text.index("\nplayers:") + 1
+    head, players = text[:players_at], text[players_at:]
+    lines = players.split("\n", 1)[1].split("\n")
+    cut = next((i for i, line in enumerate(lines) if line and not line.startswith(("- ", "  "))), len(lines))
+    listed, rest = "\n".join(lines[:cut]), "\n" + "\n".join(lines[cut:])
+    indented = "\n".join(("  " + line if line else line) for line in listed.split("\n"))
+    indented = indented.replace("  - id: sue", "  # Sue plays from Lisbon\n  - id: sue  # the last seat")
+    path.write_text(head + "players:  # three seats\n" + indented + rest)
+    before = Campaign.open(campaign).config
+
+    code, out, _ = pbem(capsys, "replace", campaign, "david", "--name", "Xavier", "--email", "x@example.org")
+    assert code == 0, out
+    after_text = path.read_text()
+    after = Campaign.open(campaign).config  # reads: no line glued onto another
+    assert [p["id"] for p in after["players"]] == ["tony", "david", "sue"]
+    assert after["players"][1]["name"] == "Xavier" and after["players"][1]["email"] == "x@example.org"
+    assert after["players"][0] == before["players"][0] and after["players"][2] == before["players"][2]
+    assert "\nplayers:  # three seats\n" in after_text
+    assert "  # Sue plays from Lisbon\n  - id: sue  # the last seat" in after_text
+    assert "\n  - id: david\n" in after_text

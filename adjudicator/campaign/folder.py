@@ -85,11 +85,12 @@ def dump_yaml(value: Any) -> bytes:
 def rewrite_config(path: Path, changes: dict[str, Any]) -> bytes:
     """campaign.yaml with the top-level keys in `changes` set (None: removed) and every other byte as the GM
     wrote it: comments, quoting, order (design 15: campaign.yaml stays the GM's file). A key whose old and new
-    values are both mappings is changed entry by entry, so the comments beside the entries that stay, stay."""
+    values are both mappings is changed entry by entry, and a list (the players) item by item, so the comments
+    beside what stays, stay: a seat handed over rewrites that seat's lines alone."""
     import io
 
     from ruamel.yaml import YAML
-    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import SingleQuotedScalarString
     from ruamel.yaml.util import load_yaml_guess_indent
 
@@ -117,27 +118,68 @@ def rewrite_config(path: Path, changes: dict[str, Any]) -> bytes:
             return value if plain else SingleQuotedScalarString(value)
         return value
 
-    def merge(target: CommentedMap, new: dict[str, Any]) -> None:
-        new = safe(new)
-        for key in [k for k in target if k not in new]:
-            del target[key]
-        for key, value in new.items():
-            old = target.get(key)
-            if isinstance(old, CommentedMap) and isinstance(value, dict):
-                merge(old, value)
-            elif old != value or key not in target:
-                target[key] = value
+    def merged(old: Any, value: Any) -> Any:
+        """`old` changed in place into `value` where both are mappings or both lists; else `value`."""
+        if isinstance(old, CommentedMap) and isinstance(value, dict):
+            after = _comment_after(old)
+            for key in [k for k in old if k not in value]:
+                del old[key]
+            for key, item in value.items():
+                if key not in old or old[key] != item:
+                    if (new := merged(old.get(key), item)) is not old.get(key):
+                        old[key] = new
+            _put_comment_after(old, after)
+            return old
+        if isinstance(old, CommentedSeq) and isinstance(value, list):
+            del old[len(value):]
+            for index, item in enumerate(value):
+                if index == len(old):
+                    old.append(item)
+                elif old[index] != item and (new := merged(old[index], item)) is not old[index]:
+                    old[index] = new
+            return old
+        return value
 
     for key, value in safe(changes).items():
         if value is None:
             data.pop(key, None)
-        elif isinstance(data.get(key), CommentedMap) and isinstance(value, dict):
-            merge(data[key], value)
-        else:
-            data[key] = value
+        elif (new := merged(data.get(key), value)) is not data.get(key):
+            data[key] = new
     out = io.StringIO()
     handler.dump(data, out)
     return out.getvalue().encode("utf-8")
+
+
+def _comment_after(node: Any) -> Any:
+    """The comment lines below a mapping's last line, taken off it (a comment token, or None). ruamel
+    keeps them on the mapping's last key, though they belong to what follows (`# Sue plays from
+    Lisbon` above the next seat): left there, they would go with that key when it is removed, or sit
+    above a key added after it."""
+    from ruamel.yaml.tokens import CommentToken
+
+    last = next(reversed(node), None) if node else None
+    slot = node.ca.items.get(last) if last is not None else None
+    token = slot[2] if slot and len(slot) > 2 else None
+    if token is None:
+        return None
+    value = token.value
+    own = value[: value.index("\n") + 1] if value.startswith("#") and "\n" in value else ("\n" if value.startswith("\n") else "")
+    if not value[len(own):]:
+        return None
+    slot[2] = CommentToken(own, token.start_mark, token.end_mark) if own.startswith("#") else None
+    token.value = "\n" + value[len(own):]
+    return token
+
+
+def _put_comment_after(node: Any, token: Any) -> None:
+    """A token from _comment_after back under the mapping's last line, whichever key that now is."""
+    if token is None or not node:
+        return
+    slot = node.ca.items.setdefault(next(reversed(node)), [None, None, None, None])
+    if slot[2] is not None:
+        slot[2].value += token.value[1:]
+    else:
+        slot[2] = token
 
 
 def read_yaml(path: Path) -> Any:

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..campaign import auth
 from ..campaign.adjudicate import prepare
 from ..campaign.folder import (
@@ -35,6 +33,7 @@ from ..campaign.folder import (
     display_name,
     dump_yaml,
     read_yaml,
+    rewrite_config,
     turn_name,
 )
 from ..campaign.pending import SEATS_FILE, read_seat_changes
@@ -115,33 +114,9 @@ def replace(root: Path, seat: str, name: str, email: str | None = None, tell: bo
         dropped = _drop_unsent_mail(campaign, seat, pending)
         told = _tell_outgoing(campaign, seat, pending, outgoing, name) if tell else ""
 
-        atomic.write_file(campaign.root / "campaign.yaml", _with_entry(campaign, seat, new_entry))
+        players = [new_entry if p["id"] == seat else p for p in campaign.config["players"]]
+        atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"players": players}))
         return Replacement(Campaign.open(campaign.root), seat, pending, outgoing, password_file, moved, dropped, told)
-
-
-def _with_entry(campaign: Campaign, seat: str, entry: dict[str, Any]) -> bytes:
-    """campaign.yaml with the seat's entry replaced and every other byte as the GM wrote it
-    (quotes, comments, order): the entry's own lines are found by the YAML parser's marks.
-    A file whose players are not written one entry per block (a flow list, say) is written whole."""
-    path = campaign.root / "campaign.yaml"
-    text = path.read_text(encoding="utf-8")
-    try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        players = next(value for key, value in root.value if key.value == "players")
-        node = next(item for item in players.value if any(k.value == "id" and v.value == seat for k, v in item.value))
-    except (yaml.YAMLError, StopIteration, AttributeError, TypeError):
-        node = None
-    if node is None or node.flow_style or players.flow_style:
-        config = {**campaign.config, "players": [entry if p["id"] == seat else p for p in campaign.config["players"]]}
-        return b"# pbem-adjudicator campaign settings\n" + dump_yaml(config)
-    start, end = node.start_mark.index, node.end_mark.index
-    indent = " " * node.start_mark.column
-    lines = dump_yaml(entry).decode("utf-8").rstrip("\n").split("\n")
-    block = "\n".join(lines[:1] + [indent + line for line in lines[1:]])
-    tail = text[end:]
-    if not tail.startswith("\n") and end > 0 and text[end - 1] == "\n":  # the node's end mark is past its last newline
-        block += "\n"
-    return (text[:start] + block + tail).encode("utf-8")
 
 
 def _tell_outgoing(campaign: Campaign, seat: str, pending: int, outgoing: dict[str, Any], name: str) -> str:
