@@ -91,8 +91,9 @@ def test_each_turn_is_posted_once_with_its_public_board_and_a_failure_goes_to_th
     assert len(told) == 1, "the GM is told of the failed URL"
     text = letter(root, told[0])
     assert "json://127.0.0.1" in text and "/hook" not in text, "the URL's host, never its path or token"
-    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0  # a tick with nothing new posts nothing
-    assert len(posts) == 1 and len([n for n in outbox(root) if "gm-notify" in n]) == 1
+    assert "connection refused" in text, "why, as apprise found it: the endpoint is down"
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0  # a tick with nothing new posts nothing new
+    assert len(posts) == 1 and len([n for n in outbox(root) if "gm-notify" in n]) == 1, "the dead URL is tried again, and the GM not told twice"
     play_turn(tmp_path, root, 2, capsys)
     assert [p["title"].split(", ")[-1] for p in posts] == ["turn 1: public report", "turn 2: public report"]
     assert url not in (root / "mail" / "notified.json").read_text(), "the record keeps a hash of the URL, not its token"
@@ -195,3 +196,69 @@ def test_loading_apprise_prints_no_warning_of_its_own_and_hides_none_of_ours() -
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
     assert ran.stdout.strip() == "['ours']", ran.stdout + ran.stderr
     assert ran.stderr == ""
+
+
+@pytest.fixture
+def flaky() -> Iterator[tuple[str, list[dict[str, Any]], dict[str, bool]]]:
+    """An HTTP endpoint that answers 503 while `state["up"]` is false and keeps the posts it takes once up."""
+    posts: list[dict[str, Any]] = []
+    state = {"up": False, "tries": 0}
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state["tries"] += 1
+            if state["up"]:
+                posts.append(body)
+            self.send_response(200 if state["up"] else 503)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"json://127.0.0.1:{server.server_address[1]}/hook", posts, state
+    server.shutdown()
+    server.server_close()
+
+
+def digests(root: Path) -> str:
+    return "\n".join(letter(root, name) for name in outbox(root) if "gm-digest" in name)
+
+
+def test_a_failed_post_is_tried_again_at_each_tick_until_it_goes_or_the_judge_gives_up_and_the_gm_can_post_it_by_hand(
+    tmp_path: Path, flaky: tuple[str, list[dict[str, Any]], dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, posts, state = flaky
+    root = campaign(tmp_path, judge={"notify": [url], "gm_digest": True})
+    out = play_turn(tmp_path, root, 1, capsys)
+    assert "1 notification failed" in out and state["tries"] == 1
+    assert "turn 1 could not be posted to json://127.0.0.1: the service answered HTTP 503; the judge tries again at each tick until" in digests(root)
+    assert main(["run", str(root), "--now", "2026-12-01T12:30+00:00"]) == 0
+    assert state["tries"] == 2 and posts == [], "tried again at the next tick, still down"
+    assert digests(root).count("could not be posted") == 1, "told once, not at every try"
+    state["up"] = True
+    assert main(["run", str(root), "--now", "2026-12-01T13:00+00:00"]) == 0
+    assert "turn 1 posted to json://127.0.0.1" in capsys.readouterr().out
+    assert [p["title"].split(", ")[-1] for p in posts] == ["turn 1: public report"]
+    assert "was posted to json://127.0.0.1 at try 3, after 2 tries that failed" in digests(root)
+    assert main(["run", str(root), "--now", "2026-12-01T13:30+00:00"]) == 0
+    assert len(posts) == 1 and state["tries"] == 3, "once posted, never again"
+
+    state["up"] = False
+    play_turn(tmp_path, root, 2, capsys)
+    for now in ("2026-12-02T18:00+00:00", "2026-12-03T12:00+00:00"):  # the second try is 24 hours after the first failure
+        assert main(["run", str(root), "--now", now]) == 0
+    tries = state["tries"]
+    assert "turn 2 could not be posted to json://127.0.0.1: the service answered HTTP 503; the judge gave up after 3 tries over 24 hours" in digests(root)
+    assert "pbem notify DIR --turn 2" in digests(root)
+    assert main(["run", str(root), "--now", "2026-12-03T13:00+00:00"]) == 0
+    assert state["tries"] == tries, "given up: not tried again by the ticks"
+    state["up"] = True
+    capsys.readouterr()
+    assert main(["notify", str(root), "--now", "2026-12-03T14:00+00:00"]) == 0
+    assert "turn 2 posted to json://127.0.0.1" in capsys.readouterr().out
+    assert [p["title"].split(", ")[-1] for p in posts] == ["turn 1: public report", "turn 2: public report"]
+    assert main(["notify", str(root), "--turn", "2"]) == 0
+    assert "turn 2 was posted to json://127.0.0.1 already" in capsys.readouterr().out and len(posts) == 2, "by hand too, once"

@@ -407,7 +407,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         _save_record(root, record, before)
         problem = _send(root, smtp, now, result) if smtp is not None else None
     # judge: notify: (judge/notify.py), outside the lock; only turns whose reports went to the players (never a held preview)
-    notify.post_turns(root, result.done, tell_gm=not settings.gm_digest, upto=record["reported"])
+    notify.post_turns(root, result.done, now, tell_gm=not settings.gm_digest, upto=record["reported"])
     if settings.gm_digest:
         with atomic.locked(root):
             _digest(root, record, smtp, now, result)
@@ -506,7 +506,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for entry in log[mark["sent"]:]:
         if entry.get("refused") or entry.get("not_delivered_to"):
             facts.append(f"delivery failed: {entry['file']} ({entry.get('refused') or entry.get('not_delivered_to')}); fix the address in campaign.yaml or with pbem replace: the next tick sends it again")
-    posts = notify.failures(root)
+    posts = notify.failures(root, campaign.schedule)
     facts += [why for key, why in posts.items() if key not in mark.get("notify", [])]
     routed = route.ledger(root)  # a shared judge address's mail routed to no campaign, kept here (mail/route.py)
     facts += route.told(routed[mark.get("routed", 0):])
