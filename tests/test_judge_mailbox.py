@@ -256,7 +256,7 @@ def test_the_gm_gets_one_digest_per_tick_that_did_something(tmp_path: Path, pick
     digests = [m for rcpt, m in box.received if "what happened" in str(m["Subject"])]
     assert len(digests) == 1 and digests[0]["Auto-Submitted"] == "auto-generated"
     text = digests[0].get_body(("plain",)).get_content()
-    assert "turn 1 adjudicated; NMR: david, maria" in text
+    assert "turn 1 adjudicated at the deadline; NMR: david, maria" in text, "design 15: the GM is told whether early or at the deadline"
     assert "from david@example.org" in text and "not filed" in text
     assert "delivery failed: turn-000/welcome-maria.eml (550 5.1.1 no such user)" in text, text
     code, out = tick(capsys, root, now="2026-12-08T21:05+01:00", smtp=send)
@@ -376,3 +376,29 @@ def test_a_maildir_message_a_client_moves_while_the_judge_reads_is_taken_once(
     code, out = tick(capsys, root, now="2026-12-02T12:05+00:00")
     assert code == 0 and "new message" not in out, out
     assert _ingested(root) == ["tony@example.org"]
+
+
+class Killed(BaseException):
+    """The process ends here, as under kill -9: nothing after it runs."""
+
+
+def test_a_turn_whose_run_was_killed_before_its_mail_is_named_by_the_tick_that_mails_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjudicator.mail import reportmail
+
+    root = campaign(tmp_path, judge={"gm_digest": True})
+    for player in ("tony", "david", "maria"):
+        append_mbox(tmp_path / "spies.mbox", orders(player, 1, "Tue, 01 Dec 2026 10:00:00 +0000"))
+
+    def killed(*args: Any) -> Any:
+        raise Killed
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reportmail, "report_messages", killed)
+        with pytest.raises(Killed):
+            main(["run", str(root), "--now", "2026-12-01T12:00+00:00"])
+    capsys.readouterr()
+    code, out = tick(capsys, root, now="2026-12-01T12:05+00:00")
+    assert code == 0
+    assert "turn 1 adjudicated early; every due seat had orders (by an earlier run that stopped before its mail)" in out, out
+    digest = [_body(root / "mail" / "outbox" / name) for name in outbox(root) if "gm-digest" in name]
+    assert len(digest) == 1 and "turn 1 adjudicated early; every due seat had orders" in digest[0]

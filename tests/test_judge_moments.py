@@ -151,10 +151,10 @@ def test_the_last_orders_in_are_acknowledged_by_the_reports_mail(tmp_path: Path,
         return " ".join(message.get_body(("plain",)).get_content().split())
 
     said = report("maria@example.org")
-    assert ("Your orders for turn 1 were received and filed (your message dated Tuesday 1 December 2026, 15:00 CET (Europe/Berlin)). "
-            "Every due player had sent orders, so the judge adjudicated turn 1 at once, on Tuesday 1 December 2026, 16:00 CET "
-            "(Europe/Berlin), before their acknowledgement could go out") in said, said
-    assert "were received and filed" not in report("tony@example.org") + report("david@example.org")  # they had theirs
+    assert ("Your orders for turn 1 (your message dated Tuesday 1 December 2026, 15:00 CET (Europe/Berlin)) were filed and counted. "
+            "The judge read them in the same run in which it adjudicated the turn on Tuesday 1 December 2026, 16:00 CET "
+            "(Europe/Berlin), yours being the last the turn waited for, so no separate acknowledgement went out") in said, said
+    assert "filed and counted" not in report("tony@example.org") + report("david@example.org")  # they had theirs
     # Said from what the campaign recorded: built again later, the mail is the same, byte for byte.
     from adjudicator.mail.reportmail import report_messages
 
@@ -168,8 +168,21 @@ def test_orders_read_at_the_deadline_in_the_tick_that_settles_the_turn_are_told_
     append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 08 Dec 2026 18:55:00 +0000"))
     assert "adjudicated at the deadline, NMR: david, maria" in tick(capsys, root, "2026-12-08T20:05+01:00")
     said = text(root, "turn-001/report-tony.eml")
-    assert "Its deadline had passed, so the judge adjudicated turn 1 at once, on Tuesday 8 December 2026, 20:05 CET" in said, said
-    assert "were received and filed" not in text(root, "turn-001/report-david.eml")
+    assert ("were filed and counted. The judge read them in the same run in which it adjudicated the turn on Tuesday 8 December 2026, "
+            "20:05 CET (Europe/Berlin), as its deadline had come") in " ".join(said.split()), said
+    assert "passed" not in said.split("Sid's Secrets")[0], "no word that makes a punctual player think they were late"
+    assert "filed and counted" not in text(root, "turn-001/report-david.eml")
+
+
+def test_orders_acknowledged_days_before_the_deadline_are_not_told_they_were_overtaken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: a GM running the judge without --send (sent.json never written) saw every report begin with
+    'Its deadline had passed ... before their acknowledgement could go out', for orders filed two days before."""
+    root = campaign(tmp_path)
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Sun, 06 Dec 2026 10:00:00 +0000"))
+    assert "1 filed" in tick(capsys, root, "2026-12-06T11:00+01:00")
+    assert "adjudicated at the deadline, NMR: david, maria" in tick(capsys, root, "2026-12-08T20:05+01:00")
+    said = text(root, "turn-001/report-tony.eml")
+    assert "acknowledgement" not in said and "filed and counted" not in said, said
 
 
 def test_mail_status_reads_the_pending_turn_as_pbem_status_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -332,6 +332,20 @@ def of_campaign(campaign: Any, turn: int, adjudicated_at: dt.datetime | None = N
     return deadline(plan, turn, settled, recorded)
 
 
+def timing(campaign: Any, turn: int) -> str:
+    """How adjudicated turn `turn` went, in the words the GM's line, the digest and the report mail use:
+    `early` (before its deadline: every due seat was in), `at the deadline` (its deadline had passed), or
+    "" when it cannot be said (no schedule, or a turn that recorded no moment)."""
+    at = campaign.adjudicated_at(turn)
+    try:
+        due = of_campaign(campaign, turn)
+    except ScheduleError:
+        return ""
+    if at is None or due is None:
+        return ""
+    return "early" if at < due.at else "at the deadline"
+
+
 def moment(text: str, where: str = "--now") -> dt.datetime:
     """A TIME given on the command line: `2026-12-01 20:00` in the host's local zone, or ISO 8601 with an offset."""
     match = _LOCAL.match(text)

@@ -60,6 +60,8 @@ class Tick:
     done: list[str] = field(default_factory=list)
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
+    adjudicated: int | None = None
+    """The turn this tick adjudicated, if any: a turn mailed by a tick that did not adjudicate it is named in its line."""
     built: int = 0
     """The messages this tick built, every kind (replies, welcomes, reports, reminders, the digest): the
     outbox's new files when it ends, but an acknowledgement the turn's adjudication overtook (never sent)."""
@@ -215,6 +217,7 @@ def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tic
     if gone:
         words += f"; abandoned: {', '.join(seat.seat for seat in gone)} (the stand-in plays from turn {done.last_turn + 1})"
     tick.done.append(words)
+    tick.adjudicated = done.last_turn
     return None
 
 
@@ -262,6 +265,8 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     last = campaign.last_turn
     hold = preview.held(campaign, settings.preview, record["reported"])
     for turn in range(record["reported"] + 1, last + 1 if hold is None else hold):
+        if turn != tick.adjudicated and not settings.preview:  # a run killed between the turn and its mail: this line is the first to tell it
+            tick.done.append(f"{_turn_facts(campaign, turn)[0]} (by an earlier run that stopped before its mail)")
         files, said = reportmail.report_messages(campaign, turn)
         built.update(files)
         notes += said
@@ -449,7 +454,8 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     record = standins_record(campaign, turn)
     before = standins_record(campaign, turn - 1) if turn > 1 else {}
     nmr = [seat for seat in campaign.recorded_nmr(turn) if seat not in record]
-    words = f"turn {turn} adjudicated" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
+    when = schedule.timing(campaign, turn)
+    words = f"turn {turn} adjudicated{' ' + when if when else ''}" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
     if record:
         words += f"; the stand-in played {', '.join(sorted(record))}"
     facts = [words]

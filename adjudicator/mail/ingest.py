@@ -106,6 +106,9 @@ class Entry:
     """Addresses the acknowledgement went to (empty when none was written)."""
     notes: list[str] = field(default_factory=list)
     """What the GM should know beyond the status: a Message-ID already used, a Date in the future, no reply."""
+    received: str | None = None
+    """The moment the run that read it was given (`--now` or the clock), ISO 8601: a turn adjudicated at
+    that same moment was adjudicated in the same run, before the acknowledgement could go (mail/reportmail.py)."""
 
 
 @dataclass
@@ -407,7 +410,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     ctx.message = message
     if message_id in ctx.book.ids:
         notes.append(f"its Message-ID was already used by message {ctx.book.ids[message_id]}, a different message: read on its own")
-    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected", turn=ctx.pending, notes=notes)
+    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected", turn=ctx.pending, notes=notes, received=ctx.now.isoformat())
     decision = _Decision(entry)
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 

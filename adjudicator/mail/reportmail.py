@@ -12,10 +12,10 @@ the same):
 - what the reader of any report must know first (a new holder of the seat; the pending turn's
   deadline when it moved since the report was written): mail/preface.py, shared with the `report`
   command's reply;
-- a player whose orders were filed but whose acknowledgement never went out, because the turn was
-  adjudicated before it could (the last orders in, read in the same tick that adjudicated the turn),
-  is told when their message was received and why the turn went at once: the report reads the
-  orders back.
+- a player whose orders were read in the very run that adjudicated the turn (so their acknowledgement
+  never went out) is told that they were filed and counted: the report reads the orders back. Orders
+  read by an earlier run were acknowledged then (or their acknowledgement waits in the outbox for the
+  GM who runs without --send) and get no such paragraph.
 """
 
 from __future__ import annotations
@@ -37,40 +37,32 @@ def _subject(campaign: Campaign, turn: int, what: str) -> str:
 
 
 def _unacknowledged(campaign: Campaign, turn: int) -> dict[str, Entry]:
-    """Seat -> the filed message of turn `turn` whose acknowledgement was written but never sent. Once the
-    turn is adjudicated such an acknowledgement is outdated and never goes (mail/deliver.py), so this
-    answer no longer changes: the report's mail says it instead."""
+    """Seat -> the filed message of turn `turn` that the run adjudicating the turn had just read (its entry
+    `received` at the moment the turn recorded), whose acknowledgement was therefore never sent: once the
+    turn is adjudicated it is outdated and never goes (mail/deliver.py), so the report's mail says it
+    instead. Orders read by an earlier run had their acknowledgement built then, and are not named here."""
+    at = campaign.adjudicated_at(turn)
+    if at is None:
+        return {}
     sent = {entry["file"] for entry in deliver.sent_log(campaign.root) if not entry.get("refused")}
     found: dict[str, Entry] = {}
     for entry in load_index(campaign.root):
-        if entry.status == "filed" and entry.turn == turn and entry.player and entry.acknowledged:
-            if f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" not in sent:
+        if entry.status == "filed" and entry.turn == turn and entry.player and entry.acknowledged and entry.received:
+            if dt.datetime.fromisoformat(entry.received) == at and f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" not in sent:
                 found[entry.player] = entry
     return found
 
 
-def _why_at_once(campaign: Campaign, turn: int) -> str:
-    """Why turn `turn` went before an acknowledgement could: from what the turn recorded (its submissions,
-    its moment) and its deadline."""
-    complete = not campaign.recorded_nmr(turn)
-    at = campaign.adjudicated_at(turn)
-    when = f", on {schedule.local_text(campaign.schedule, at)}" if at is not None else ""
-    try:
-        due = schedule.of_campaign(campaign, turn)
-    except schedule.ScheduleError:
-        due = None
-    if complete and (due is None or at is None or at < due.at):
-        return f"Every due player had sent orders, so the judge adjudicated turn {turn} at once{when}"
-    if due is not None and at is not None and at >= due.at:
-        return f"Its deadline had passed, so the judge adjudicated turn {turn} at once{when}"
-    return f"Turn {turn} was adjudicated{when}"
-
-
 def _received(campaign: Campaign, turn: int, entry: Entry) -> str:
-    """The paragraph for a player whose filed orders were never acknowledged (see `_unacknowledged`)."""
+    """The paragraph for a player whose filed orders were read in the run that adjudicated the turn (see
+    `_unacknowledged`): they counted; no word of being late, since they were not."""
     dated = f" (your message dated {schedule.local_text(campaign.schedule, dt.datetime.fromisoformat(entry.date))})" if entry.date else ""
-    return (f"Your orders for turn {turn} were received and filed{dated}. {_why_at_once(campaign, turn)}, before their "
-            "acknowledgement could go out: this report is the answer to them, and reads them back.\n\n")
+    at = campaign.adjudicated_at(turn)
+    when = f" on {schedule.local_text(campaign.schedule, at)}" if at is not None else ""
+    why = {"early": ", yours being the last the turn waited for", "at the deadline": ", as its deadline had come"}.get(schedule.timing(campaign, turn), "")
+    return (f"Your orders for turn {turn}{dated} were filed and counted. The judge read them in the same run in which it "
+            f"adjudicated the turn{when}{why}, so no separate acknowledgement went out: this report is the answer to them, "
+            "and reads them back.\n\n")
 
 
 def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "") -> tuple[EmailMessage | None, str]:
