@@ -196,3 +196,34 @@ def test_a_seat_in_the_middle_of_an_indented_list_is_rewritten_alone(campaign: P
     assert "\nplayers:  # three seats\n" in after_text
     assert "  # Sue plays from Lisbon\n  - id: sue  # the last seat" in after_text
     assert "\n  - id: david\n" in after_text
+
+
+def test_every_past_turn_names_who_held_the_seat_then_in_reports_standings_and_the_site(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: after Carol's seat passed to Erin, the standings' 'Seen at' and the revealed site's papers of
+    turn 1 named Erin for the turn Carol played."""
+    root = tmp_path / "kids"
+    code, out, _ = pbem(capsys, "new", root, "--game", "hidekids", "--players", "alice,carol,bob", "--seed", "h", "--option", "wolf=first",
+                        "--names", "alice=Alice,carol=Carol,bob=Bob")
+    assert code == 0, out
+    send(root, "carol", 1, [{"hide": "tub"}], passwords(root)["carol"])
+    adjudicate(root, nmr=True)
+    assert pbem(capsys, "replace", root, "carol", "--name", "Erin")[0] == 0
+    while not Campaign.open(root).over:  # nobody hides after that: the wolf takes a kid token for each kid at each growl
+        adjudicate(root, nmr=True)
+    last = Campaign.open(root).last_turn
+    public = (root / f"turn-{last:03d}" / "reports" / "public.md").read_text()
+    seen = next(line for line in public.splitlines() if line.startswith("| Erin |"))
+    assert "| Carol: tub; Erin: " + ", ".join(["not hidden"] * (last - 1)) + " |" in seen, seen
+    private = (root / f"turn-{last:03d}" / "reports" / "bob.txt").read_text()
+    assert "seen: Carol: tub; Erin: not hidden" in private, private
+    bob = next(line for line in public.splitlines() if line.startswith("| Bob |"))
+    assert "Carol" not in bob and "Erin" not in bob, "a seat that never changed hands is listed as before"
+
+    assert pbem(capsys, "reveal", root)[0] == 0
+    assert pbem(capsys, "site", root, tmp_path / "site")[0] == 0
+    turn_one = (tmp_path / "site" / "turn-001.html").read_text()
+    assert "<summary>Carol (<code>carol</code>)</summary>" in turn_one and "Erin (<code>carol</code>)" not in turn_one, "turn 1's papers are Carol's"
+    later = (tmp_path / "site" / f"turn-{last:03d}.html").read_text()
+    assert "<summary>Erin (<code>carol</code>)</summary>" in later
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "<th>Played by</th>" in index and "Carol (turn 1), then Erin (from turn 2)" in index

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from ..common.atomic import replace_file, settle
 from ..publish.site import Archive, Press, Revealed, SiteSummary, TurnRecord, build
 from .audit import REVEAL_FILE
 from .folder import PLAYER_ID, Campaign, CampaignError, read_json_object, read_yaml_object
+from .pending import seat_changes, seat_history
 from .redact import known_passwords, redact
 
 PRESS_FOLDER = Path("mail") / "press"
@@ -98,7 +100,7 @@ def records(campaign: Campaign, revealed: bool) -> Iterator[TurnRecord]:
         if revealed:
             reports, orders = _papers(campaign, number, passwords)
             extra = Revealed({**view, **state}, reports, orders)
-        yield TurnRecord(number, view, report, extra)
+        yield TurnRecord(number, view, report, {p: str(n) for p, n in state.get("names", {}).items()}, extra)
 
 
 def archive_of(campaign: Campaign) -> tuple[Archive, bool]:
@@ -119,9 +121,18 @@ def archive_of(campaign: Campaign) -> tuple[Archive, bool]:
             seed=seed,
             press=read_press(campaign) if seed is not None else None,
             pending=None if over else campaign.last_turn + 1,
+            held=_held(campaign),
         ),
         seed is not None,
     )
+
+
+def _held(campaign: Campaign) -> dict[str, list[dict[str, Any]]]:
+    """The seats that changed hands by the last turn, with who held each for which turns (campaign/pending.py's
+    seat history, from each turn's seats file: the record the turns themselves hashed)."""
+    last = campaign.last_turn
+    history = seat_history(campaign.setup_record(), ((n, seat_changes(campaign, n)) for n in range(1, last + 1)))
+    return {seat: holders for seat, holders in history.items() if len(holders) > 1}
 
 
 def write_site(root: Path, out: Path) -> SiteSummary:

@@ -41,6 +41,25 @@ def markdown_plain(text: str) -> str:
     return _MARKDOWN_ESCAPED.sub(r"\1", text)
 
 
+def by_holder(per_turn: list[Any], holders: list[dict[str, Any]], last: int | None = None) -> str:
+    """A seat's record of one thing per turn (turn 1 first), the last `last` turns of it, each turn credited
+    to whoever held the seat then (the seat history's `from`/`to`): `tub, bed` for a seat that never
+    changed hands, `Carol: tub; Erin: tub, table` for one that did (a vacant seat's turns are the
+    stand-in's). A turn's record is never said to be its later holder's."""
+    first = max(1, len(per_turn) - last + 1) if last else 1
+    groups: list[tuple[str, list[str]]] = []
+    for turn, value in enumerate(per_turn[first - 1:], start=first):
+        holder = next((h for h in holders if h["from"] <= turn and (h["to"] is None or turn <= h["to"])), holders[-1])
+        name = "the stand-in" if holder.get("vacant") else str(holder["name"])
+        if groups and groups[-1][0] == name:
+            groups[-1][1].append(str(value))
+        else:
+            groups.append((name, [str(value)]))
+    if len(groups) <= 1:
+        return ", ".join(groups[0][1]) if groups else ""
+    return "; ".join(f"{name}: {', '.join(values)}" for name, values in groups)
+
+
 def yaml_word(word: str) -> str:
     """A word for an order form, quoted where YAML would read it bare as another value
     (a player whose id is `null` must write `player: "null"`)."""
@@ -138,6 +157,7 @@ class Renderer:
         env.filters["names"] = lambda ids, names: ", ".join(names[i] for i in ids)
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word
+        env.filters["by_holder"] = by_holder
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
         game = games.GAMES[self.game_id] if self.game_id in games.GAMES else None  # None: the site's own templates
         if game is not None:  # orders an order form suggests, legal for that player now

@@ -62,6 +62,8 @@ class TurnRecord:
     """The public view after the turn."""
     report: str
     """The public report (Markdown, as posted)."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Player id -> the name of whoever held the seat in this turn (a later holder never takes an earlier turn's papers)."""
     revealed: Revealed | None = None
 
 
@@ -81,6 +83,9 @@ class Archive:
     """None where the campaign keeps no press or does not let the archive publish it."""
     pending: int | None = None
     """The turn waiting for orders, when the game goes on."""
+    held: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Player id -> who held the seat for which turns (name, from, to), for the seats that changed hands by the
+    last turn: the standings name each seat's holders, not only its last."""
 
 
 @dataclass
