@@ -90,3 +90,40 @@ def test_hide_names_its_buildings_in_words_as_its_dice_do(tmp_path: Path) -> Non
 
     svg = painter("hide").board(campaign.game.view(state, None), "b").svg()
     assert ">army base<" in svg and ">army-base<" not in svg
+
+
+def _welcome_html(root: Path, game: str, seed: str) -> tuple[Campaign, dict[str, str]]:
+    play(root, game, seed=seed, players=None, passwords=False)
+    campaign = with_addresses(root)
+    files, _ = welcome_messages(campaign, mail_passwords=False)
+    pages = {}
+    for player in campaign.state(0)["players"]:
+        message = email.message_from_bytes(files[f"turn-000/welcome-{player}.eml"], policy=email.policy.default)
+        pages[player] = message.get_body(("html",)).get_content()
+    return campaign, pages
+
+
+def test_the_opening_boards_say_what_has_not_happened_yet_in_the_games_words(tmp_path: Path) -> None:
+    """Trial 5: Identity's welcome board read 'bid None' in its alt text and 'tricks of this deal, in the order
+    played' over no trick; Hide the Kids!' opening said the wolf had lifted framed pieces 'this turn'."""
+    from adjudicator.publish.pictures import identity
+
+    campaign, pages = _welcome_html(tmp_path / "id", "identity", "boards-1")
+    for page in pages.values():
+        assert "bid None" not in page and "bid not shown yet" in page
+    opening = identity.board(campaign.game.view(campaign.state(0), None), "b").svg()
+    assert "tricks of this deal: none played yet" in opening and "in the order played" not in opening
+    later = campaign.state(campaign.last_turn)
+    drawn = identity.board(campaign.game.view(later, None), "b").svg()
+    tricks = [t for t in later.get("played", []) if t.get("deal") == later.get("deal")]
+    assert tricks, "the demo's last deal has tricks"
+    names = later["names"]
+    for trick in tricks:  # each trick row says who played its cards, in order
+        assert "by " + ", ".join(names[p["player"]] for p in trick["plays"]) in drawn
+
+    from adjudicator.publish.pictures import hidekids
+
+    kids = play(tmp_path / "hk", "hidekids", seed="boards-1", players=None, passwords=False)
+    first = hidekids.board(kids.game.view(kids.state(0), None), "k").svg()
+    assert "nothing lifted yet" in first and "the wolf lifted the framed pieces this turn" not in first
+    assert "the wolf lifted the framed pieces this turn" in hidekids.board(kids.game.view(kids.state(1), None), "k").svg()

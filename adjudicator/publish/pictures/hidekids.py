@@ -30,7 +30,8 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         + "Pebbles: " + ", ".join(f"{names[k]} {view['pebbles'][k]}" for k in kids),
         key,
     )
-    d.text(10, 18, "the furniture: the wolf lifted the framed pieces this turn", "muted small", room=d.width - 20)
+    d.text(10, 18, "the furniture: the wolf lifted the framed pieces this turn" if view["history"] else
+           "the furniture: nothing lifted yet; each turn the wolf lifts two pieces", "muted small", room=d.width - 20)
     for i, piece in enumerate(furniture):
         x = 10 + i * 90
         d.rect(x, 26, 82, 60, "tile", 6, piece)

@@ -37,7 +37,7 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         height,
         f"Identity, deal {view.get('deal')} of {view.get('deals')}" + (f", as {names[me]} sees it" if me else ""),
         f"{plural(len(tricks), 'trick')} played this deal; "
-        + "; ".join(f"{names[p]}: bid {view.get('bid_values', {}).get(p, 'not shown')}, {view['plus'][p]} plus and {view['minus'][p]} minus, score {view['score'][p]}" for p in players),
+        + "; ".join(f"{names[p]}: {_bid_words(view, p)}, {view['plus'][p]} plus and {view['minus'][p]} minus, score {view['score'][p]}" for p in players),
         key,
     )
     d.text(10, 18, "bids (two cards each), plus and minus marks this deal, score", "muted small", room=d.width - 20)
@@ -55,7 +55,8 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         value = view.get("bid_values", {}).get(player)
         d.text(220, y + 20, f"bid {value}" if value is not None else "bid hidden", "ink label", room=d.width - 230)
         d.text(220, y + 38, f"+{view['plus'][player]} / -{view['minus'][player]}  score {view['score'][player]}", "muted label", room=d.width - 230)
-    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played", "muted small", room=d.width - 20)
+    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played, each card with who played it" if tricks else "tricks of this deal: none played yet",
+           "muted small", room=d.width - 20)
     for row, trick in enumerate(tricks):
         y = bids_bottom + 24 + row * 56
         d.text(10, y + 20, f"trick {trick['trick']}", "ink label", room=84)
@@ -63,6 +64,8 @@ def board(view: dict[str, Any], key: str) -> Drawing:
             d.text(10, y + 38, f"+ {names[trick['plus']]}", "good small", room=84)
         for i, play in enumerate(trick["plays"]):
             _card(d, 100 + i * 40, y, play["card"], play["face_up"], names[play["player"]])
+        after = 100 + len(trick["plays"]) * 40 + 4
+        d.text(after, y + 28, "by " + ", ".join(names[play["player"]] for play in trick["plays"]), "muted small", room=d.width - after - 10)
     for row, player in enumerate(p for p in players if p in hands):
         y = tricks_bottom + row * 56
         d.text(10, y + 20, "your hand" if player == me else f"{names[player]}'s hand", "ink label", room=114)
@@ -71,6 +74,12 @@ def board(view: dict[str, Any], key: str) -> Drawing:
     legend(d, height - 10, [("back", "a card not shown, or played face down"), ("hot", "framed: played face down"),
                             ("c-orange", "a card: its value and its colour, in words")])
     return d
+
+
+def _bid_words(view: dict[str, Any], player: str) -> str:
+    """A player's bid for the picture's description: its value once shown, else that it is not (before the bids, None)."""
+    value = view.get("bid_values", {}).get(player)
+    return "bid not shown yet" if value is None else f"bid {value}"
 
 
 def standing(view: dict[str, Any]) -> dict[str, int]:
