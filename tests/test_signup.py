@@ -464,3 +464,31 @@ def test_after_the_start_a_sign_up_command_naming_another_campaign_is_left_alone
     append_mbox(box, mail("gus@example.org", "observe\ncampaign: SPIES", n=52))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
     assert code == 0 and signup.observers(Campaign.open(root)) == ["gus@example.org"], out
+
+
+def test_an_observer_before_the_start_gets_the_opening_and_every_report_with_the_public_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: observers got the turn reports as plain text only (design 18: the public report mail carries the
+    public board), and one who signed up before the start got no opening public report."""
+    from adjudicator.mail.boards import board_png
+
+    root = open_campaign(tmp_path, capsys, schedule={"timezone": "UTC", "start": "3 days", "every": "7 days"})
+    box = tmp_path / "in.mbox"
+    append_mbox(box, mail("early@example.org", "observe", n=90))
+    for n, who in enumerate(("ann", "bob", "cat")):
+        append_mbox(box, mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
+    assert code == 0 and "started with 3 players" in out, out
+    passwords = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())
+    for n, seat in enumerate(("ann", "bob", "cat")):
+        append_mbox(box, mail(f"{seat}@example.org", f"player: {seat}\nturn: 1\npassword: {passwords[seat]}\norders: []\n", subject="orders", n=30 + n))
+    assert "turn 1 adjudicated early" in pbem(capsys, "run", root, "--now", "2026-12-01T14:00+00:00")[1]
+    campaign = Campaign.open(root)
+    watched = {k: m for k, m in outbox(root).items() if "/observe-" in k}
+    assert sorted(k.split("/")[0] for k in watched) == ["turn-000", "turn-001"], "the opening too"
+    for name, message in watched.items():
+        turn = int(name[5:8])
+        assert str(message["To"]) == "early@example.org" and message.get_content_type() == "multipart/alternative"
+        assert "observer" in message.get_body(("plain",)).get_content()
+        [image] = [p for p in message.walk() if p.get_content_type() == "image/png"]
+        assert image.get_content() == board_png("secrets", campaign.game.view(campaign.state(turn), None), f"board-{turn}")[0], "the public board"
+        assert f'src="cid:{image["Content-ID"].strip("<>")}"' in message.get_body(("html",)).get_content()

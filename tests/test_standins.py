@@ -216,3 +216,33 @@ def test_a_replacement_player_starts_with_no_nmrs_and_a_finished_game_needs_no_s
         adjudicate(root)
     code, out = pbem(capsys, "standin", root, "cat", "on")
     assert code == 1 and "the game is over" in out
+
+
+def test_the_report_mail_of_the_turn_that_abandons_a_seat_tells_its_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: the turn that abandoned a seat mailed its player a plain report with an order form, and only the next
+    turn's report said the stand-in had played. The mail of that turn's report says it first."""
+    import email
+    import email.policy
+
+    from adjudicator.mail.reportmail import report_messages
+
+    root = tmp_path / "camp"
+    passwords = _new(root, abandon_after=2)
+    config = read_yaml(root / "campaign.yaml")
+    config["gm_email"] = "gm@example.org"
+    for seat in config["players"]:
+        seat["email"] = f"{seat['id']}@example.org"
+    (root / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+
+    def said(turn: int, seat: str) -> str:
+        files, _ = report_messages(Campaign.open(root), turn)
+        message = email.message_from_bytes(files[f"turn-{turn:03d}/report-{seat}.eml"], policy=email.policy.default)
+        return " ".join(message.get_body(("plain",)).get_content().split())
+
+    for turn in (1, 2):
+        _orders_except(root, passwords, "cat")
+        assert pbem(capsys, "adjudicate", root, "--nmr")[0] == 0
+    told = said(2, "cat")
+    assert told.startswith("Your seat now counts as abandoned: 2 turns in a row without valid orders. From turn 3 the judge's stand-in plays it"), told
+    assert "send your orders for turn 3 with the form at the end of this report" in told
+    assert "abandoned" not in said(1, "cat") and "abandoned" not in said(2, "ann")

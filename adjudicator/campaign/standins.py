@@ -221,3 +221,17 @@ def newly_abandoned(campaign: Campaign, turn: int, state: State, played_now: dic
     if abandon_after(campaign) is None or campaign.game.is_over(state):
         return []
     return [d for d in due(campaign, turn, state).values() if d.reason == ABANDONED and d.seat not in played_now]
+
+
+def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
+    """The seats the stand-in played in an adjudicated turn (its standins.yaml), with why."""
+    path = campaign.turn_dir(turn) / RECORD_FILE
+    return parse_record(path.read_bytes() if path.is_file() else None, path)[1]
+
+
+def abandoned_by(campaign: Campaign, turn: int, record: dict[str, dict[str, Any]] | None = None) -> list[Due]:
+    """The seats adjudicated turn `turn` abandoned, which the stand-in plays from the next (`record`: the
+    turn's standins.yaml when the caller has read it)."""
+    if abandon_after(campaign) is None or turn < 1:
+        return []  # the usual campaign: no turn's state to read
+    return newly_abandoned(campaign, turn, campaign.state(turn), standins_record(campaign, turn) if record is None else record)

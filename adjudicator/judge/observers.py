@@ -1,4 +1,5 @@
-"""Observers (design 16): each address that wrote `observe` gets each later public report, and nothing else.
+"""Observers (design 16): each address that wrote `observe` gets each later public report (and the opening's,
+when it watched before the start), and nothing else.
 
     CAMPAIGN/mail/outbox/turn-NNN/observe-<hash>.eml   the public report of turn NNN, to one observer
 
@@ -14,22 +15,25 @@ import hashlib
 
 from ..campaign import signup
 from ..campaign.folder import Campaign, turn_name
-from ..mail.compose import MailError, make_message, to_bytes
-from ..publish.render import markdown_plain
+from ..mail.compose import MailError, to_bytes
+from ..mail.reportmail import public_message
+
+FOOTER = "\n\nYou get this as an observer of the game; write unobserve to stop.\n"
 
 
 def report_messages(campaign: Campaign, turn: int) -> dict[str, bytes]:
+    """Turn `turn`'s public report (0: the opening, for those who watched before the start) to each observer,
+    as the public report mail is: text, then HTML with the public board inline (design 18)."""
     public = campaign.turn_dir(turn) / "reports" / "public.md"
     watchers = signup.observers(campaign)
     if not watchers or not public.is_file():
         return {}
-    body = markdown_plain(public.read_text(encoding="utf-8")) + "\n\nYou get this as an observer of the game; write unobserve to stop.\n"
+    what = "the opening" if turn == 0 else f"turn {turn}"
     files = {}
     for address in watchers:
         slug = hashlib.sha256(address.encode("utf-8")).hexdigest()[:12]
         try:
-            message = make_message(campaign, kind=f"observe-{slug}", turn=turn, to=[("", address)],
-                                   subject=f"[{campaign.config.get('name')}] turn {turn}: public report", body=body)
+            message = public_message(campaign, turn, f"observe-{slug}", address, f"[{campaign.config.get('name')}] {what}: public report", after=FOOTER)
         except MailError:
             continue  # an address that cannot be written to is skipped; the others get theirs
         files[f"{turn_name(turn)}/observe-{slug}.eml"] = to_bytes(message)

@@ -42,7 +42,7 @@ from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import IngestResult, ingest, load_index, refresh
-from ..campaign.standins import RECORD_FILE, Due, abandon_after, newly_abandoned, parse_record
+from ..campaign.standins import Due, abandoned_by, standins_record
 from . import absences as absence_tick
 from . import letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
@@ -260,6 +260,7 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     if not record["welcomed"]:
         files, said = letters.welcome_messages(campaign, settings.mail_passwords)
         built.update(files)
+        built.update(observers.report_messages(campaign, 0))  # who watched before the start sees the opening too
         notes += said
         marks.append(("welcomed", True))
     last = campaign.last_turn
@@ -433,19 +434,10 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
                         shares=shared.pointers(root))
 
 
-def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:
-    """The seats the stand-in played in an adjudicated turn (its standins.yaml), with why."""
-    path = campaign.turn_dir(turn) / RECORD_FILE
-    return parse_record(path.read_bytes() if path.is_file() else None, path)[1]
-
-
 def _abandoned_by(campaign: Campaign, turn: int, record: dict[str, dict[str, Any]] | None = None) -> list[Due]:
     """The seats adjudicated turn `turn` abandoned, which the stand-in plays from the next: the tick's line and
-    the digest tell them with that turn, as `pbem adjudicate` does."""
-    if abandon_after(campaign) is None:
-        return []  # the usual campaign: no turn's state to read
-    played = standins_record(campaign, turn) if record is None else record
-    return newly_abandoned(campaign, turn, campaign.state(turn), played)
+    the digest tell them with that turn, as `pbem adjudicate` does (and the seat's report mail, mail/preface.py)."""
+    return abandoned_by(campaign, turn, record)
 
 
 def _turn_facts(campaign: Campaign, turn: int) -> list[str]:

@@ -7,6 +7,11 @@ by its mail (mail/reportmail.py) and by the `report` command's reply (mail/comma
   through the turns settled and what they recorded), when it is no longer the one the report gives:
   an absence moved it, or the GM's preview held the turn and `pbem release` moved it by the time held.
 
+- a seat that the turn abandoned (`judge: abandon_after:`) is told so with that turn's report, not a
+  turn later: from the next turn the stand-in plays it, unless its player sends orders (the report's
+  order form still works). The report cannot say it: whether a seat is abandoned depends on the
+  campaign's settings, not on the turn's inputs alone.
+
 Built from what the campaign recorded, never from the clock, so a message rebuilt later is the same.
 """
 
@@ -16,6 +21,8 @@ import json
 
 from ..campaign import schedule
 from ..campaign.folder import DEADLINE_FILE, Campaign
+from ..campaign.standins import abandoned_by
+from ..common.words import plural
 
 
 def handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> str:
@@ -27,6 +34,17 @@ def handed_over(campaign: Campaign, seat: str, turn: int, holder_turn: int) -> s
     return (f"You take over the seat {seat} from {written_for.get('name')} from turn {holder_turn} on. This report of "
             f"{'the opening' if turn == 0 else f'turn {turn}'} was written for {written_for.get('name')}: what it says they "
             "did (or failed to do) was theirs. Its order form is yours.\n\n")
+
+
+def abandoned(campaign: Campaign, seat: str, turn: int) -> str:
+    """For the report of the turn that abandoned the seat: what changes from the next turn, and how to keep it."""
+    gone = [due for due in abandoned_by(campaign, turn) if due.seat == seat]
+    if not gone:
+        return ""
+    return (f"Your seat now counts as abandoned: {plural(gone[0].after or 0, 'turn')} in a row without valid orders. From turn "
+            f"{turn + 1} the judge's stand-in plays it, from your seat's view alone. To play it yourself, send your orders "
+            f"for turn {turn + 1} with the form at the end of this report: the stand-in plays only a turn for which no "
+            "file of yours is filed.\n\n")
 
 
 def deadline_moved(campaign: Campaign, turn: int) -> str:
@@ -49,7 +67,7 @@ def deadline_moved(campaign: Campaign, turn: int) -> str:
 
 def preface(campaign: Campaign, seat: str, turn: int, holder_turn: int, first: str = "") -> str:
     """What the reader of a seat's report of `turn` must know first that the report cannot say: who it was
-    written for (a new holder of the seat; else `first`) and the pending turn's deadline, from the one place
+    written for (a new holder of the seat; else `first`), that the turn abandoned the seat, and the pending turn's deadline, from the one place
     `pbem status` reads it, when it moved since. The report's mail and the `report` command's reply both
     put it above the report, so neither gives a deadline of its own."""
-    return (handed_over(campaign, seat, turn, holder_turn) or first) + deadline_moved(campaign, turn)
+    return (handed_over(campaign, seat, turn, holder_turn) or first) + abandoned(campaign, seat, turn) + deadline_moved(campaign, turn)

@@ -114,19 +114,21 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
             notes.append(note)
         if message is not None:
             files[f"{folder}/report-{player}.eml"] = to_bytes(message)
-    public = reports / "public.md"
-    if public.is_file():
+    if (reports / "public.md").is_file():
         target = str(campaign.config.get("public_email") or gm_address(campaign))
-        message = make_message(
-            campaign,
-            kind="report-public",
-            turn=turn,
-            to=[("", target)],
-            subject=_subject(campaign, turn, "public report"),
-            body=moved + markdown_plain(public.read_text(encoding="utf-8")),  # sent as text/plain: no Markdown escapes
-        )
-        board_view = campaign.game.view(state, None)
-        boards.with_board(message, campaign.game.id, board_view, boards.markdown_html(public.read_text(encoding="utf-8")), f"board-{turn}")
+        message = public_message(campaign, turn, "report-public", target, _subject(campaign, turn, "public report"), moved)
         files[f"{folder}/report-public.eml"] = to_bytes(message)
     return files, notes
+
+
+def public_message(campaign: Campaign, turn: int, kind: str, to: str, subject: str, before: str = "", after: str = "") -> EmailMessage:
+    """The mail of turn `turn`'s public report to one address (the GM's or the forum's, an observer's): the
+    report as plain text between `before` and `after`, then as HTML with the public board inline (design 18).
+    MailError when the address cannot be written to."""
+    public = (campaign.turn_dir(turn) / "reports" / "public.md").read_text(encoding="utf-8")
+    message = make_message(campaign, kind=kind, turn=turn, to=[("", to)], subject=subject,
+                           body=before + markdown_plain(public) + after)  # sent as text/plain: no Markdown escapes
+    board_view = campaign.game.view(campaign.state(turn), None)
+    boards.with_board(message, campaign.game.id, board_view, boards.markdown_html(public), f"board-{turn}")
+    return message
 
