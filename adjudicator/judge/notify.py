@@ -127,11 +127,11 @@ def _why(log: str, url: str) -> str:
     never a line that could hold the URL's path or token (apprise logs the whole URL at debug)."""
     if "Connection refused" in log:
         return "connection refused"
-    if "timed out" in log.lower() or "timeout" in log.lower():
-        return "the service did not answer in time"
     status = _STATUS.search(log)
     if status:
         return f"the service answered HTTP {status.group(1)}"
+    if "timed out" in log.lower():
+        return "the service did not answer in time"
     warned = [line.partition("|")[2] for line in log.splitlines() if line.startswith(("WARNING|", "ERROR|"))]
     said = " ".join(line.replace(url, shown(url)) for line in warned if "://" not in line.replace(url, ""))
     return f"apprise says: {said[:200]}" if said else "the service did not accept the post (apprise gave no reason)"

@@ -169,7 +169,7 @@ def _ingest(root: Path, settings: JudgeSettings, now: dt.datetime, record: dict[
     seen = {str(s): fetch.signature(s) for s in sources}
     if all(record["sources"].get(name) == sig for name, sig in seen.items()):
         return IngestResult([], 0, [])
-    result = ingest(root, sources, now=now)
+    result = ingest(root, sources, now=now, tick=True)
     record["sources"] = seen
     filed = sum(e.status == "filed" for e in result.entries)
     rejected = sum(e.status == "rejected" for e in result.entries)

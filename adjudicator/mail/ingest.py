@@ -107,8 +107,9 @@ class Entry:
     notes: list[str] = field(default_factory=list)
     """What the GM should know beyond the status: a Message-ID already used, a Date in the future, no reply."""
     received: str | None = None
-    """The moment the run that read it was given (`--now` or the clock), ISO 8601: a turn adjudicated at
-    that same moment was adjudicated in the same run, before the acknowledgement could go (mail/reportmail.py)."""
+    """The moment of the judge's tick that read it (its `--now`), ISO 8601: a turn that recorded the same moment
+    was adjudicated in the same run, before the acknowledgement could go (mail/reportmail.py). None from
+    `pbem ingest`, whose turns are adjudicated by hand and record no moment (and whose index holds no clock)."""
 
 
 @dataclass
@@ -276,6 +277,8 @@ class _Context(OnPending):
     """The pending turn as read at the start of the slice, with every file this slice has filed since."""
     book: _Book
     now: dt.datetime
+    received: str | None = None
+    """Entry.received for the messages of this run (the judge's tick), else None."""
     message: Any = None
     """The message being handled (for the threading headers of its reply)."""
     _verdict: Verdict | None = None
@@ -410,7 +413,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     ctx.message = message
     if message_id in ctx.book.ids:
         notes.append(f"its Message-ID was already used by message {ctx.book.ids[message_id]}, a different message: read on its own")
-    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected", turn=ctx.pending, notes=notes, received=ctx.now.isoformat())
+    entry = Entry(seq, key, message_id, address, date, subject[:200], "rejected", turn=ctx.pending, notes=notes, received=ctx.received)
     decision = _Decision(entry)
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
@@ -808,10 +811,11 @@ def _write(root: Path, decision: _Decision) -> None:
     record(root, [decision.entry] + ([decision.replaced] if decision.replaced else []))
 
 
-def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult:
+def ingest(root: Path, sources: list[Path], *, now: dt.datetime, tick: bool = False) -> IngestResult:
     """File every new message of the sources, in slices that each hold the campaign lock.
 
-    `now` is the moment of the ingest (a Date later than it, beyond CLOCK_SKEW, is not used).
+    `now` is the moment of the ingest (a Date later than it, beyond CLOCK_SKEW, is not used); with `tick`
+    (the judge's), each entry records it as `received`.
     The first slice finds the campaign busy as any command does; a later one waits for the
     command that took the lock between slices, and if it does not finish in time the rest of the
     mail is left for the next run (named in the notes)."""
@@ -820,7 +824,7 @@ def ingest(root: Path, sources: list[Path], *, now: dt.datetime) -> IngestResult
     for source in sources:
         inbox.check_source(source)
     notes: list[str] = []
-    run = _Run(root, now, inbox.read_sources(sources, notes), notes)
+    run = _Run(root, now, inbox.read_sources(sources, notes), notes, received=now.isoformat() if tick else None)
     while True:
         try:
             with atomic.locked(root, wait=atomic.LOCK_WAIT if run.first else LATER_SLICE_WAIT):
@@ -845,6 +849,7 @@ class _Run:
     now: dt.datetime
     messages: Iterator[inbox.Incoming]
     notes: list[str] = field(default_factory=list)
+    received: str | None = None
     handled: list[Entry] = field(default_factory=list)
     acknowledgements: list[Acknowledge] = field(default_factory=list)
     skipped: int = 0
@@ -860,7 +865,7 @@ class _Run:
         if self.book is None or _stamp(self.root) != self.stamp:  # another command changed the index meanwhile
             self.book = _Book.load(self.root)
         book = self.book
-        ctx = _Context(read_pending(campaign), book, self.now)
+        ctx = _Context(read_pending(campaign), book, self.now, self.received)
         count, started = 0, time.monotonic()
         try:
             for incoming in self.messages:
@@ -882,7 +887,7 @@ class _Run:
                 if decision.acknowledge is not None:
                     self.acknowledgements.append(decision.acknowledge)
                 if _resigned(decision.entry):  # the stand-in plays the seat now: a later reply must not call it missing
-                    ctx = _Context(read_pending(prepare(self.root)), book, self.now)
+                    ctx = _Context(read_pending(prepare(self.root)), book, self.now, self.received)
                 count += 1
                 if count >= SLICE or time.monotonic() - started > SLICE_SECONDS:
                     return False
