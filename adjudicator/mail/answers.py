@@ -22,6 +22,7 @@ from ..common.resources import resource_path
 from ..common.words import plural
 from ..publish.render import Renderer
 from . import press
+from .sentences import WHERE as SENTENCES
 
 GUIDE = "send guide for the player's guide (how to send orders, your order form, the commands)"
 
@@ -240,10 +241,17 @@ def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> 
         sub = desk.turn.check_file(seat, data, where)
         if sub.nmr and not desk.turn.due(seat):
             lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
-        else:
-            lines.append(f"The file ({where}) for turn {desk.pending}: " + ("accepted." if not sub.nmr else ""))
+        elif where == SENTENCES and not sub.orders and not sub.nmr:  # as filing reads them: none reads, none is filed
+            lines.append(f"The sentences of your mail for turn {desk.pending}: no line reads as an order, so sent without "
+                         "the word check they would NOT be filed.")
             lines += desk.readings(sub, "would do")
-        lines += ["", "To file it, send it again without the word check."]
+        else:
+            lines.append(f"The file ({where}) for turn {desk.pending}: " + (f"{sub.standing}." if not sub.nmr else ""))
+            lines += desk.readings(sub, "would do")
+        lines += ["", "Write each order as the answers above say and check again, or send help for the order format."
+                  if where == SENTENCES and not sub.orders else
+                  "Fix the void orders and check again, or, to file it as it is, send it again without the word check."
+                  if sub.void else "To file it, send it again without the word check."]
     return "\n".join(lines) + "\n"
 
 

@@ -55,7 +55,7 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
         if match := envelope.PASSWORD_LINE.match(line):
             password = envelope.unquote(match[1])
         elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
-            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
+            lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))
     if not lines or len(lines) > MAX_SENTENCES:
         return None
     try:

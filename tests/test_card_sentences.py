@@ -1,0 +1,100 @@
+"""Identity's and Jekyll vs Hyde's mail of plain sentences, as an outside trial's phone players wrote it (design 17):
+a mail none of whose lines reads is answered line by line (NOT filed, why, what replaces it, how to write it, the
+deadline), and a `check` of the same text reads it as filing would, never calling a file of void orders accepted."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+
+import pytest
+import yaml
+from judgekit import WEEKLY
+from reliability_kit import NOW
+from test_ingest import mail, maildir
+
+from adjudicator.campaign.create import create
+from adjudicator.mail.ingest import ingest
+
+QUOTE = "\n\nSent from my iPhone\n\nOn Tue, 1 Dec 2026, GM wrote:\n> Welcome to the game.\n> Your hand is below.\n"
+"""A phone's reply: the player's lines above, its signature, and the judge's mail quoted without its form."""
+
+
+def _campaign(tmp_path: Path, game: str) -> Path:
+    root = tmp_path / game
+    count = 3 if game == "identity" else 2
+    seats = [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("ann", "bob", "cat")[:count]]
+    create(root, game, seats, seed="words", gm_email="GM <gm@example.org>", name="Trial")
+    settings = root / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text(encoding="utf-8"))
+    config["schedule"] = dict(WEEKLY)
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return root
+
+
+def _send(root: Path, tmp_path: Path, lines: str, subject: str = "Re: [Trial] welcome, Ann") -> tuple[object, email.message.EmailMessage]:
+    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["ann"]
+    message = mail("Ann <ann@example.org>", f"{lines}\npassword: {password}{QUOTE}", subject=subject, message_id="<t@phone>")
+    [entry] = ingest(root, [maildir(tmp_path, [message])], now=NOW).entries
+    [path] = sorted((root / "mail" / "outbox").rglob("*.eml"))
+    return entry, email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
+TRIAL_BIDS = "bid purple 4 and green two\nBid the 4 and the -2\nOops. bid green+4 orange+4\nSorry, I was away! bid purple three blue 9"
+"""The trial's Identity lines (ann holds orange+4 and blue+4, purple+3; no green in a three-player deal)."""
+
+
+def test_an_identity_mail_of_sentences_none_of_which_reads_is_answered_line_by_line(tmp_path: Path) -> None:
+    root = _campaign(tmp_path, "identity")
+    entry, reply = _send(root, tmp_path, TRIAL_BIDS)
+    assert entry.status == "rejected" and not (root / "turn-001" / "orders" / "ann.yaml").exists()
+    text = " ".join(reply.get_content().split())
+    assert reply["Subject"].endswith("your message was not filed"), reply["Subject"]
+    assert "NOT filed as orders" in text and "neither orders nor a command" not in text
+    assert "1. bid purple 4 and green two -> VOID: 'green 2': green is not in this game: its colours are orange, purple and blue" in text
+    assert "'4' names no colour: of that number you hold orange+4 and blue+4; write the one you mean, e.g. orange+4" in text
+    assert "3. bid green+4 orange+4 -> VOID" in text and "Oops" not in text and "Sorry" not in text  # the chatter before an order
+    assert "'blue 9' is not a card: blue cards are -3, -2, -1, +1, +2, +3, +4" in text
+    assert text.count("In its place both bid cards are drawn at random from the rest of your hand (IDENTITY-4)") >= 4
+    assert "Deadline for turn 1: Tuesday 8 December 2026, 20:00 CET" in text and "iPhone" not in text
+
+
+def test_one_line_that_reads_files_the_mail_and_answers_the_other(tmp_path: Path) -> None:
+    root = _campaign(tmp_path, "identity")
+    entry, reply = _send(root, tmp_path, "bid purple three and blue four\nbid green two")
+    assert entry.status == "filed", entry.reason
+    text = " ".join(reply.get_content().split())
+    assert "bid cards purple+3 and blue+4: your bid is purple+3 + blue+4 = +7 wins" in text
+    assert "2. bid green two -> VOID: 'green 2': green is not in this game" in text
+
+
+def test_a_check_of_the_same_lines_reads_them_as_filing_does(tmp_path: Path) -> None:
+    root = _campaign(tmp_path, "identity")
+    entry, reply = _send(root, tmp_path, TRIAL_BIDS, subject="check")
+    assert entry.status == "answered" and not (root / "turn-001" / "orders" / "ann.yaml").exists()
+    text = " ".join(reply.get_content().split())
+    assert "accepted" not in text and "without the word check." not in text, text
+    assert "no line reads as an order, so sent without the word check they would NOT be filed" in text
+    assert "green is not in this game" in text and "In its place both bid cards are drawn at random" in text
+
+
+def test_a_check_of_a_form_whose_every_order_is_void_is_not_called_accepted(tmp_path: Path) -> None:
+    root = _campaign(tmp_path, "identity")
+    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["ann"]
+    form = f'check\nplayer: ann\nturn: 1\npassword: "{password}"\norders:\n  - bid green+4 orange+4\n'
+    [entry] = ingest(root, [maildir(tmp_path, [mail("ann@example.org", form, subject="check", message_id="<f@x>")])], now=NOW).entries
+    [path] = sorted((root / "mail" / "outbox").rglob("*.eml"))
+    text = " ".join(email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content().split())
+    assert entry.status == "answered"
+    assert "for turn 1: read, but every order in it is void." in text and "accepted" not in text, text
+    assert "Fix the void orders and check again, or, to file it as it is, send it again without the word check." in text
+
+
+@pytest.mark.parametrize("lines", ["bid purple 4 and green two", "the weather is nice"])
+def test_the_all_void_answer_needs_a_registered_seat(tmp_path: Path, lines: str) -> None:
+    # A stranger's sentences are no seat's orders: no reply at all, as before.
+    root = _campaign(tmp_path, "identity")
+    message = mail("someone@else.example", f"{lines}\n", subject="hi", message_id="<s@x>")
+    [entry] = ingest(root, [maildir(tmp_path, [message])], now=NOW).entries
+    assert entry.status == "rejected" and not list((root / "mail" / "outbox").rglob("*.eml"))
