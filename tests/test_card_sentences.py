@@ -98,3 +98,14 @@ def test_the_all_void_answer_needs_a_registered_seat(tmp_path: Path, lines: str)
     message = mail("someone@else.example", f"{lines}\n", subject="hi", message_id="<s@x>")
     [entry] = ingest(root, [maildir(tmp_path, [message])], now=NOW).entries
     assert entry.status == "rejected" and not list((root / "mail" / "outbox").rglob("*.eml"))
+
+
+def test_a_jekyll_exchange_mail_files_the_gift_and_answers_the_trick_line_beside_it(tmp_path: Path) -> None:
+    # The trial's Greed-exchange mail had its trick line voided and the whole mail refused (ann holds red3).
+    root = _campaign(tmp_path, "jekyll")
+    entry, reply = _send(root, tmp_path, "give red three\ntrick 2: purple4")
+    assert entry.status == "filed", entry.reason
+    text = " ".join(reply.get_content().split())
+    assert reply["Subject"].endswith("1 of 2 orders VOID"), reply["Subject"]
+    assert "give red3 to Bob (card 1 of 1)" in text
+    assert "2. trick 2: purple4 -> VOID: this turn is the exchange before the round's tricks, so no trick is played in it" in text

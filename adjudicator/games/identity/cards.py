@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from ..base import VoidOrder
-from ..numbers import as_digits
+from ..written import BETWEEN_CARDS, as_digits
 
 COLOURS = ("orange", "purple", "blue", "green", "pink")
 BLACK = "black"
@@ -79,7 +79,7 @@ def holds(hand: list[str], cards: list[str]) -> bool:
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-"})
 _CARD_TEXT = re.compile(r"([a-z]+)\s*[\[(]?\s*([+-]?)\s*(\d+)\s*[\])]?\Z")
 _CARD_TOKEN = re.compile(r"[a-z]+\s*[\[(]?\s*[+-]?\s*\d+\s*[\])]?|[^\s,;/]+")
-_FILLER = frozenset({"and", "then", "or", "+", "&", "with"})
+_FILLER = BETWEEN_CARDS | {"+"}
 _ARTICLE = re.compile(r"\b(?:the|my|a|an)\s+(?=[+-]?\s*\d|[a-z]+\s*[+-]?\s*\d)")
 """'the +2', 'my blue 4': the article is no part of the card."""
 _BARE_NUMBER = re.compile(r"([+-]?)\s*(\d+)\Z")

@@ -1,15 +1,17 @@
-"""Numbers written as words in a card order ("green two", "purple minus three"), read as the digits.
+"""Card orders as players write them in words: numbers as words ("green two", "purple minus three"), read
+as the digits, and the words between the cards of a list ("purple7, then red6 and red5").
 
 The card games' readers (Identity, Jekyll vs Hyde) read a card as a colour and a number; a player on a
-phone writes the number as a word as often as not (design 17: sentences in the game's words). A number
-word has one meaning, so it is read as its digits before the card is read, and every reader that names a
-card shares this one list.
+phone writes the number as a word as often as not, and a list as a sentence (design 17: sentences in the
+game's words). Each of these words has one meaning, so every reader that names cards shares these lists.
 """
 
 from __future__ import annotations
 
 import re
 
+BETWEEN_CARDS = frozenset({"and", "then", "or", "&", "with", "/"})
+"""The words that join the cards of a list: no card, and no order of their own."""
 _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _SIGNS = {"plus": "+", "minus": "-", "negative": "-", "positive": "+"}
 _NUMBER_WORD = re.compile(
