@@ -36,7 +36,7 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            card = _gift(raw, view["phase"])
+            card = _gift(raw, view)
         except VoidOrder as void:
             reading.refuse(near_miss(void, hand))
             continue
@@ -75,10 +75,10 @@ def _gifts_in(item: Any) -> list[Any]:
     return cards if len(cards) > 1 else [_GIVE.sub("", raw).strip() or raw]
 
 
-def _gift(raw: Any, phase: str) -> str:
+def _gift(raw: Any, view: View) -> str:
     """The card one gift names, or a VoidOrder that says why not and how to write it."""
     if isinstance(raw, str) and _TRICK_WORD.match(raw.strip()):
-        when = "the exchange before the round's tricks" if phase == "exchange" else "a Greed exchange"
+        when = "the exchange before the round's tricks" if view["phase"] == "exchange" else "a Greed exchange"
         raise VoidOrder("wrong_phase", f"this turn is {when}, so no trick is played in it: send your trick orders again "
                         "with the next turn's orders, when the tricks are played")
     try:
