@@ -109,3 +109,32 @@ def test_a_jekyll_exchange_mail_files_the_gift_and_answers_the_trick_line_beside
     assert reply["Subject"].endswith("1 of 2 orders VOID"), reply["Subject"]
     assert "give red3 to Bob (card 1 of 1)" in text
     assert "2. trick 2: purple4 -> VOID: this turn is the exchange before the round's tricks, so no trick is played in it" in text
+
+
+@pytest.mark.parametrize("game", ["identity", "jekyll"])
+def test_help_guide_and_welcome_give_the_sentences_the_judge_reads(tmp_path: Path, game: str) -> None:
+    # The trial's Identity players saw only 'ONE ORDER' in the help: each now gets sentences legal for their seat now,
+    # and each reads as an order of the pending phase with nothing void.
+    from adjudicator.campaign.pipeline import Position, read_view_orders
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.games import get
+    from adjudicator.judge.letters import welcome_messages
+
+    root = _campaign(tmp_path, game)
+    rules = get(game)
+    state = Campaign.open(root).state(0)
+    examples = rules.form_examples(rules.view(state, "ann"), "ann")
+    assert examples, game
+    for example in examples:  # each a way to write this turn's orders, read on its own
+        readings = read_view_orders(rules, rules.phase(state), Position.of(rules, state).view_of("ann"), "ann", [example])
+        assert all(r.accepted for r in readings), [(r.written, r.void) for r in readings]
+    password = yaml.safe_load((root / "gm" / "passwords.yaml").read_text())["ann"]
+    asked = [mail("ann@example.org", f"{word}\npassword: {password}\n", subject=word, message_id=f"<{word}@x>") for word in ("help", "guide")]
+    ingest(root, [maildir(tmp_path, asked)], now=NOW)
+    replies = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default).get_content()
+               for p in sorted((root / "mail" / "outbox").rglob("*.eml"))]
+    files, _ = welcome_messages(Campaign.open(root), mail_passwords=False)
+    welcome = next(email.message_from_bytes(data, policy=email.policy.default) for name, data in files.items() if "ann" in name)
+    for text in [*replies, welcome.get_body(("plain",)).get_content()]:
+        assert "Plain sentences from your seat's address, one order to a line with your password: line, are your orders" in text, text
+        assert all(f"  {example}\n" in text for example in examples), text

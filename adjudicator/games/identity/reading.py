@@ -250,3 +250,19 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
         return ""
     return (f"With no list standing for trick {pending}, your play in it follows the default: your lowest legal card "
             "(IDENTITY-8); with no lists for later tricks, play stops after it unless your plays are forced (IDENTITY-10).")
+
+
+def form_examples(view: View, player: str) -> list[str]:
+    """Orders as sentences the reader takes as they are, each legal for this player now: the answers to
+    `help` and the welcome show them beside the form (design 17: a mail of plain sentences is orders)."""
+    hand = view["hand"]
+    if len(hand) < 2:
+        return []
+    low, high = hand[0], hand[-1]
+    if view["stage"] == "bid":
+        total = number(low) + number(high)
+        return [f"bid {low} {high}", f"I bid {total:+d} with {low} and {high}"]
+    examples = [f"trick {view['trick']}: play {low} {high} down {hand[1]}"]
+    if view["trick"] < view["tricks"]:
+        examples.append(f"trick {view['trick'] + 1}: play {high}")
+    return examples

@@ -267,3 +267,16 @@ def for_trick(view: View, trick: int, readings: list[Reading], meant: dict[int, 
     unused = f"; your orders for {named} are not used this turn (send them again then)" if later else ""
     return (f"With no order standing for trick {trick}, this turn's play stops before it (JEKYLL-20): trick {trick} waits "
             f"for your orders of the next turn{unused}. Your orders for the tricks before it stand.")
+
+
+def form_examples(view: View, player: str) -> list[str]:
+    """Orders as sentences the reader takes as they are, each legal for this player now: the answers to
+    `help` and the welcome show them beside the form (design 17: a mail of plain sentences is orders)."""
+    hand = view["hand"]
+    if view["phase"] == "trick":
+        return [f"trick {view['trick']}: {', then '.join(hand[:3])}"] if hand else []
+    count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]
+    potions = [c for c in hand if is_potion(c)]
+    must = potions[:1] if view["phase"] == "exchange" and len(potions) >= 2 else []  # JEKYLL-13's potion rule
+    gifts = must + [c for c in hand if c not in must][: count - len(must)]
+    return [f"give {' and '.join(gifts)}"] if gifts and count else []
