@@ -138,3 +138,22 @@ def test_help_guide_and_welcome_give_the_sentences_the_judge_reads(tmp_path: Pat
     for text in [*replies, welcome.get_body(("plain",)).get_content()]:
         assert "Plain sentences from your seat's address, one order to a line with your password: line, are your orders" in text, text
         assert all(f"  {example}\n" in text for example in examples), text
+
+
+@pytest.mark.parametrize("game", ["identity", "jekyll"])
+def test_every_sentence_shown_reads_as_an_order_in_every_turn_of_the_example_campaign(game: str) -> None:
+    # Bids, tricks, exchanges and Greed steps alike: a sentence the judge shows a player must read as it is.
+    from adjudicator.campaign.pipeline import read_view_orders
+    from adjudicator.common import yamlsafe
+    from adjudicator.games import get
+
+    rules, seen = get(game), set()
+    for path in sorted((Path(__file__).parent.parent / "turns" / f"{game}-example").glob("turn-*/state.json")):
+        state = yamlsafe.load(path.read_bytes())
+        for player in rules.due(state):
+            view = rules.view(state, player)
+            for example in rules.form_examples(view, player):
+                readings = read_view_orders(rules, rules.phase(state), view, player, [example])
+                assert readings and all(r.accepted for r in readings), (path.parent.name, player, example, [r.void for r in readings])
+                seen.add(rules.phase(state))
+    assert len(seen) >= 2, seen

@@ -456,8 +456,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
         written = None if ctx.over else _sentences(ctx, message, seat_by_address)
-        if written is not None and not written.read and not (exc.form and _filled(exc.form)):
-            # sentences none of which reads (above a quote or with none): answer what they wrote, line by line
+        if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
+            # sentences none of which reads (above a quote or with none), no attachment that may be the orders:
+            # answer what they wrote, line by line
             reason, fix = _unread(ctx, written)
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
