@@ -152,12 +152,12 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
     taken: dict[int, list[Reading]] = {}
     readings = []
     later: dict[int, int] = {}
-    """The later trick each void order was meant for, where its text says: what replaces it is told for that trick."""
+    """Position in `readings` -> the later trick its order was written for: a void one is answered for that trick."""
     for index, item in ((index, part) for index, whole in items for part in _lists_in(whole)):
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         if isinstance(item, str) and (m := _TRICK_PREFIX.match(item)) and int(m[1]) > view["trick"]:
-            later[id(reading)] = int(m[1])
+            later[len(readings) - 1] = int(m[1])
         try:
             order = parse_trick(item, view.get("colours"))
         except VoidOrder as void:
@@ -182,8 +182,8 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         else:
             reading.order = order
             taken.setdefault(trick, []).append(reading)
-    for reading in readings:
-        trick = later.get(id(reading), 0)
+    for position, reading in enumerate(readings):
+        trick = later.get(position, 0)
         if not reading.accepted and view["trick"] < trick <= view["tricks"]:
             reading.instead = _for_later_trick(trick, taken.get(trick, []))
     for trick, group in taken.items():
@@ -223,8 +223,8 @@ def _trick_meaning(order: Order, pending: int) -> str:
         "face up the first playable of " + ", ".join(order["play"]) if order["play"] else "no face-up list"
     )
     text += (
-        "; only if no card of your hand is playable then (one that differs in colour and in number from every face-up card "
-        "in the trick; the leader's always is: IDENTITY-6), face down the first you still hold of " + ", ".join(order["face_down"])
+        "; only if no card of your hand is playable then (playable: different in colour and in number from every face-up "
+        "card in the trick; the leader's cards always are, IDENTITY-6), face down the first you still hold of " + ", ".join(order["face_down"])
         if order["face_down"] else "; no face-down list"
     )
     if order["face_down"] and not order["play"]:
