@@ -58,6 +58,7 @@ def test_an_identity_mail_of_sentences_none_of_which_reads_is_answered_line_by_l
     assert "'blue 9' is not a card: blue cards are -3, -2, -1, +1, +2, +3, +4" in text
     assert text.count("In its place both bid cards are drawn at random from the rest of your hand (IDENTITY-4)") >= 4
     assert "Deadline for turn 1: Tuesday 8 December 2026, 20:00 CET" in text and "iPhone" not in text
+    assert "Lines the judge reads for your seat now, for example: bid orange-3 blue+4 I bid +1 with orange-3 and blue+4" in text  # how to write them
 
 
 def test_one_line_that_reads_files_the_mail_and_answers_the_other(tmp_path: Path) -> None:

@@ -546,6 +546,8 @@ def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]
     if not ctx.over:
         fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
                    + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
+        examples = ctx.campaign.game.form_examples(ctx.turn.position.view_of(written.seat), written.seat)
+        fix += ["Lines the judge reads for your seat now, for example:", *(f"  {example}" for example in examples)] if examples else []
     return reason, fix
 
 
