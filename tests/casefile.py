@@ -16,6 +16,8 @@ A case file under tests/cases/<game>/ looks like this (every key but
         expect:
           void: {tony: [0]}      # indexes of void orders (players left out: none void)
           void_reason: {tony: {0: "captured"}}   # a substring of the reason
+          void_instead: {tony: {0: "not placed"}}  # a substring of what replaces the void order
+          meaning: {david: {0: "guards"}}        # a substring of what an order is read to mean
           events: [{code: stolen, thief: tony}]  # exactly these events, in order, each a subset
           events_include: [...]  # these events somewhere, each a subset
           players: {tony: {score: 15}}           # subsets of `pbem show --json` player fields
@@ -128,6 +130,12 @@ def _check(game: Any, expect: dict[str, Any], state: State, events: list[dict[st
         for index, text in reasons.items():
             if str(text).lower() not in actual.get(int(index), "").lower():
                 problems.append(f"{where}: {player}'s order {index} void reason {actual.get(int(index))!r} lacks {text!r}")
+    for key, said in (("void_instead", lambda r: r.instead if not r.accepted else ""), ("meaning", lambda r: r.meaning)):
+        for player, texts in (expect.get(key) or {}).items():
+            for index, text in texts.items():
+                actual = [said(r) for r in subs[player].readings if r.index == int(index)]
+                if not any(str(text).lower() in a.lower() for a in actual):
+                    problems.append(f"{where}: {player}'s order {index} {key} {actual!r} lacks {text!r}")
     if "events" in expect:
         wanted_events = expect["events"]
         if len(wanted_events) != len(events) or not all(_matches(w, e) for w, e in zip(wanted_events, events)):

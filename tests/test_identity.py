@@ -64,13 +64,14 @@ def test_card_spellings(written: str, card: str) -> None:
         ("orange+5", "orange cards are -3"),
         ("blue0", "blue cards are"),
         ("black+1", "the only black card is black0"),
-        ("+2", "is not a card"),
+        ("+2", "names no colour: write the card as its colour and number, e.g. orange+2"),
+        ("green+2", "'green+2': green is not in this game: its colours are orange and purple"),
         ("blue", "is not a card"),
     ],
 )
 def test_card_spellings_refused(written: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason.replace("+", r"\+")):
-        read_card(written)
+        read_card(written, ["orange", "purple"] if written == "green+2" else None)  # a three-colour deal has no green
 
 
 def test_card_lists_and_shorthand() -> None:

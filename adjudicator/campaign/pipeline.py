@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..common import yamlsafe
+from ..common.words import plural
 from ..common.rng import Rng
 from ..games import players
 from ..games.base import Event, Game, Order, Reading, State
@@ -57,6 +58,16 @@ class Submission:
     def all_void(self) -> bool:
         """An accepted file whose every order is void: it stands as a file, but nothing in it acts."""
         return self.status == "accepted" and bool(self.readings) and not self.orders
+
+    @property
+    def standing(self) -> str:
+        """How an accepted file stands, in the words `pbem check` and the `check` command both say (design 17:
+        a check reads as filing does, so a file whose every order is void is never called accepted)."""
+        if self.all_void:
+            return "read, but every order in it is void"
+        if self.void:
+            return f"read; {len(self.void)} of its {plural(len(self.readings), 'order')} void"
+        return "accepted" + ("" if self.readings else " (no orders)")
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any, Callable
 
-from ..common.words import plural
 from .console import Failure
 
 HELP = "check an order file before sending it"
@@ -89,12 +89,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"The whole file would be refused and you would count as NMR (no moves received). {nmr(sub.player)}".rstrip())
         return 1
-    if sub.void and not sub.orders:
-        print(f"{path}: read for {sub.player}, turn {turn}, but every order in it is void")
-    elif sub.void:
-        print(f"{path}: read for {sub.player}, turn {turn}; {len(sub.void)} of its {plural(len(sub.readings), 'order')} void")
-    else:
-        print(f"{path}: accepted for {sub.player}, turn {turn}" + ("" if sub.readings else " (no orders)"))
+    word, rest = re.match(r"(\w+)(.*)", sub.standing).groups()  # type: ignore[union-attr]
+    print(f"{path}: {word} for {sub.player}, turn {turn}{rest}")
     for line in renderer.readings(sub, "would do", str(path)):
         print(line)
     if note:

@@ -71,6 +71,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
             f".yaml file) or pasted into the body, starting with the line 'player: {player}',",
             "as the order form at the end of the report shows. Each order file is",
             "acknowledged; the newest one before the turn is adjudicated counts.",
+            *answers.sentence_examples(campaign, campaign.game.view(opening, player), player),
             *(["Mail from another address of yours counts too when it carries your",
                f"'player: {player}' and 'password:' lines; the judge answers at {address}."] if campaign.uses_passwords
               else [f"Write from {address}: mail from another address is not read as yours."]),

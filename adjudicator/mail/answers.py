@@ -22,6 +22,7 @@ from ..common.resources import resource_path
 from ..common.words import plural
 from ..publish.render import Renderer
 from . import press
+from .sentences import WHERE as SENTENCES
 
 GUIDE = "send guide for the player's guide (how to send orders, your order form, the commands)"
 
@@ -112,6 +113,17 @@ def how_to_ask(campaign: Campaign) -> list[str]:
     return lines
 
 
+def sentence_examples(campaign: Campaign, view: Any, seat: str) -> list[str]:
+    """How to give this turn's orders as plain sentences, with the game's examples legal for the seat now
+    (design 17), for the help, the guide and the welcome alike; nothing for a game that gives none."""
+    examples = campaign.game.form_examples(view, seat)
+    if not examples:
+        return []
+    password = " with your password: line" if campaign.uses_passwords else ""
+    return [f"No form at hand? Plain sentences from your seat's address, one order to a line{password}, are your orders, e.g.:",
+            *(f"  {example}" for example in examples)]
+
+
 def help_reply(desk: Desk, seat: str) -> str:
     game = desk.campaign.game
     lines = [f"{desk.title}: the judge's commands, for {desk.name(seat)} ({seat}).", "", *how_to_ask(desk.campaign), "", *command_list(desk.campaign), ""]
@@ -129,6 +141,8 @@ def help_reply(desk: Desk, seat: str) -> str:
         if document.get("description"):
             lines += ["", f"Each order ({document.get('title', 'order')}): {document['description']}"]
         lines += ["The order form at the end of your latest report has the lines for you (send: report).", ""]
+        sentences = sentence_examples(desk.campaign, desk.turn.position.view_of(seat), seat) if desk.turn.due(seat) else []
+        lines += [*sentences, ""] if sentences else []
         lines += _deadline(desk)
     lines += ["", f"More: {GUIDE}."]
     return "\n".join(lines) + "\n"
@@ -145,6 +159,7 @@ def guide_reply(desk: Desk, seat: str, report: str | None) -> str:
     turn's order form with this game's examples as the seat's latest report (`report`, None when there is
     none to give) has them, and the commands."""
     uses_passwords = desk.campaign.uses_passwords
+    sentences = sentence_examples(desk.campaign, desk.turn.position.view_of(seat), seat) if not desk.over and desk.turn.due(seat) else []
     lines = [f"{desk.title}: the player's guide, for {desk.name(seat)} (seat id: {seat}).", "",
              "SENDING ORDERS BY MAIL",
              "Each report the judge mails you ends with an order form made for you. Reply to that mail with",
@@ -156,8 +171,9 @@ def guide_reply(desk: Desk, seat: str, report: str | None) -> str:
         lines.append('- Write your seat\'s password (from your welcome mail) in the line  password: "..."  of every mail.')
     lines += ["- You may send orders again before the deadline: the newest mail counts. Every order mail is",
               "  answered with your orders as the judge reads them, and what replaces an order that does nothing.",
-              "- No form at hand? Write your orders as plain sentences, one to a line, from the address the",
-              "  judge has for you" + (", with your password line." if uses_passwords else "."),
+              *(["- " + sentences[0], *sentences[1:]] if sentences else [
+                  "- No form at hand? Write your orders as plain sentences, one to a line, from the address the",
+                  "  judge has for you" + (", with your password line." if uses_passwords else ".")]),
               "- No orders by the deadline: you count as NMR (no moves received) and the game's default plays for you.",
               ""]
     lines += _form(desk, report)
@@ -240,10 +256,17 @@ def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> 
         sub = desk.turn.check_file(seat, data, where)
         if sub.nmr and not desk.turn.due(seat):
             lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
-        else:
-            lines.append(f"The file ({where}) for turn {desk.pending}: " + ("accepted." if not sub.nmr else ""))
+        elif where == SENTENCES and not sub.orders and not sub.nmr:  # as filing reads them: none reads, none is filed
+            lines.append(f"The sentences of your mail for turn {desk.pending}: no line reads as an order, so sent without "
+                         "the word check they would NOT be filed.")
             lines += desk.readings(sub, "would do")
-        lines += ["", "To file it, send it again without the word check."]
+        else:
+            lines.append(f"The file ({where}) for turn {desk.pending}: " + (f"{sub.standing}." if not sub.nmr else ""))
+            lines += desk.readings(sub, "would do")
+        lines += ["", "Write each order as the answers above say and check again, or send help for the order format."
+                  if where == SENTENCES and not sub.orders else
+                  "Fix the void orders and check again, or, to file it as it is, send it again without the word check."
+                  if sub.void else "To file it, send it again without the word check."]
     return "\n".join(lines) + "\n"
 
 

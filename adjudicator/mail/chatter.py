@@ -1,7 +1,8 @@
 """Lines of a player's mail that are plainly not orders: greetings, thanks, sign-offs, questions, lines
 that only point at the orders ("see below", "my orders:") and the signature a phone adds (design 17).
 
-A mail of plain sentences is read line by line as orders. A line that is none of the lines below is
+A mail of plain sentences is read line by line as orders, each without the chatter it starts with
+("Oops.", "Sorry, I was away!"). A line that is none of the lines below is
 taken as an order the player meant to give, so one the game cannot read is answered with why and
 what happens instead, never dropped in silence; the lines below are the only ones left out unsaid.
 The list is closed and short on purpose: a line wrongly taken for chatter would be an order lost
@@ -22,6 +23,7 @@ _CHATTER = re.compile(
     r"(?:hi|hello|hey|hiya|dear|greetings|howdy|good (?:morning|afternoon|evening)|moin|hallo|ciao|salut|bonjour)\b" + _WORDS
     + r"|(?:many |big )?(?:thanks|thank you|thx|ty|cheers|ta)\b" + _WORDS
     + r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)\b" + _WORDS
+    + r"|(?:sorry|oops|whoops|apologies)\b" + _WORDS
     + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely)\b" + _WORDS
     + r"|see (?:below|above|attached)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
@@ -34,10 +36,28 @@ _ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
 in it talks about them rather than giving one: no game's order needs the word, and most need a number."""
 
 
+_LEADING_SENTENCE = re.compile(r"(.+?[.!])\s+(?=\S)")
+
+
+def without_lead(line: str, names: tuple[str, ...] = ()) -> str:
+    """`line` without the sentences of chatter it starts with: "Oops. bid green 4 and purple 3" is the order
+    "bid green 4 and purple 3", as "Sorry, I was away! trick 3: ..." is "trick 3: ..." (a trial's players)."""
+    while (lead := _LEADING_SENTENCE.match(line)) and _alone(lead[1], names):
+        line = line[lead.end():]
+    return line
+
+
 def chatter(line: str, names: tuple[str, ...] = ()) -> bool:
     """Whether `line` is plainly not an order: a greeting, thanks or a sign-off, a question, a line about
     the orders with no number in it, a phone's signature, a line of punctuation only, or the sender
-    signing with one of `names` (their id, display name or its first word)."""
+    signing with one of `names` (their id, display name or its first word). After a sentence of chatter
+    the rest of the line decides: "Oops. bid green+4 orange+4" is an order, "Hi. Thanks!" is not."""
+    rest = without_lead(" ".join(line.split()), names)
+    return _alone(rest, names)
+
+
+def _alone(line: str, names: tuple[str, ...]) -> bool:
+    """Whether `line`, taken whole, is one of the lines of chatter above."""
     text = " ".join(line.split())
     if _NO_WORD.match(text) or text.endswith("?") or _CHATTER.match(text) or CLIENT_SIGNATURE.match(text):
         return True

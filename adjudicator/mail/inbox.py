@@ -121,8 +121,10 @@ class OrderDocument:
 class NoOrders(ValueError):
     """The message carries no order document; the message says what was looked for."""
 
-    def __init__(self, message: str, fix: tuple[str, str] = ("", ""), form: str = "") -> None:
+    def __init__(self, message: str, fix: tuple[str, str] = ("", ""), form: str = "", unread: tuple[str, ...] = ()) -> None:
         super().__init__(message)
+        self.unread = unread
+        """Words naming each attachment that was not read, and why: the player may have meant one as the orders."""
         self.fix = fix
         """When the form was there but where it is not read (inside the quoted text, below a forward
         marker): what to do, in one sentence, and why it was not read; ("", "") otherwise."""
@@ -441,7 +443,7 @@ def find_orders(message: EmailMessage) -> OrderDocument:
         return _orders_in_body(message)
     except NoOrders as exc:
         if unread:
-            raise NoOrders(f"{exc}; {'; '.join(unread)}", exc.fix) from None
+            raise NoOrders(f"{exc}; {'; '.join(unread)}", exc.fix, unread=tuple(unread)) from None
         raise
 
 

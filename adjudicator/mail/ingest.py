@@ -462,8 +462,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
         written = None if ctx.over else _sentences(ctx, message, seat_by_address)
-        if written is not None and not written.read and exc.form and not _filled(exc.form):
-            # written above the quoted report's untouched form: answer what they wrote, not where the form was
+        if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
+            # sentences none of which reads (above a quote or with none), no attachment that may be the orders:
+            # answer what they wrote, line by line
             reason, fix = _unread(ctx, written)
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
@@ -551,6 +552,8 @@ def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]
     if not ctx.over:
         fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
                    + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
+        examples = ctx.campaign.game.form_examples(ctx.turn.position.view_of(written.seat), written.seat)
+        fix += ["Lines the judge reads for your seat now, for example:", *(f"  {example}" for example in examples)] if examples else []
     return reason, fix
 
 

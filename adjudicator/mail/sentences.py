@@ -14,9 +14,12 @@ import re
 from dataclasses import dataclass
 
 from ..campaign.pipeline import Position, read_view_orders
+from ..common import yamlsafe
 from ..games.base import Game, Reading
 from . import chatter, envelope, inbox
 
+_PASSWORD_KEY = re.compile(r"\bpassword[\"']?\s*:", re.IGNORECASE)
+"""A `password:` key inside a line (a flow mapping typed on one line): a broken form, never a sentence, and never echoed."""
 _SENTENCE_MARKER = re.compile(r"^\s*(?:[-*\u2013\u2014\u2022\u00b7]|\d{1,2}[.)])\s+")
 MAX_SENTENCES = 30
 """More lines than this are no order mail (a long letter, a pasted rulebook): not read as sentences."""
@@ -54,10 +57,12 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     for line in text.split("\n"):
         if match := envelope.PASSWORD_LINE.match(line):
             password = envelope.unquote(match[1])
-        elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
-            lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
+        elif line.strip() and not envelope.is_envelope(line) and not _PASSWORD_KEY.search(line) and not chatter.chatter(line, names):
+            lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))  # `campaign:`, `player:` aside
     if not lines or len(lines) > MAX_SENTENCES:
         return None
+    if password and len(password) >= 4:  # typed again in a sentence, it is not echoed by the answer that lists them
+        lines = [yamlsafe.scrub(line, [password]) for line in lines]
     try:
         readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
     except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash

@@ -95,6 +95,9 @@ class Identity(GamePackage):
             return read_bids(view, items)
         return read_tricks(view, items)
 
+    def form_examples(self, view: View, player: str) -> list[str]:
+        return reading.form_examples(view, player)
+
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # IDENTITY-4 and IDENTITY-8: a silent player's bid is drawn at random and
         # their plays follow the default rule, both inside resolve.

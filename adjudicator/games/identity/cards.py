@@ -7,11 +7,12 @@ sorted lists (multisets).
 
 from __future__ import annotations
 
-from ..base import VoidOrder
-
 import re
 from collections import Counter
 from typing import Any
+
+from ..base import VoidOrder
+from ..written import BETWEEN_CARDS, as_digits
 
 COLOURS = ("orange", "purple", "blue", "green", "pink")
 BLACK = "black"
@@ -78,7 +79,10 @@ def holds(hand: list[str], cards: list[str]) -> bool:
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-"})
 _CARD_TEXT = re.compile(r"([a-z]+)\s*[\[(]?\s*([+-]?)\s*(\d+)\s*[\])]?\Z")
 _CARD_TOKEN = re.compile(r"[a-z]+\s*[\[(]?\s*[+-]?\s*\d+\s*[\])]?|[^\s,;/]+")
-_FILLER = frozenset({"and", "then", "or", "+", "&", "with"})
+_FILLER = BETWEEN_CARDS | {"+"}
+_ARTICLE = re.compile(r"\b(?:the|my|a|an)\s+(?=[+-]?\s*\d|[a-z]+\s*[+-]?\s*\d)")
+"""'the +2', 'my blue 4': the article is no part of the card."""
+_BARE_NUMBER = re.compile(r"([+-]?)\s*(\d+)\Z")
 
 
 def read_card(text: str, colours: Any = None) -> str:
@@ -86,11 +90,19 @@ def read_card(text: str, colours: Any = None) -> str:
     the colours of this campaign's deck (its view's `colours`), so that a shortened colour is read among
     them only ('b' is blue in a deck without black); every colour when not given."""
     written = " ".join(str(text).split())
-    match = _CARD_TEXT.match(written.lower().translate(_MINUS))
+    low = written.lower().translate(_MINUS)
+    if bare := _BARE_NUMBER.match(low):
+        value = -int(bare[2]) if bare[1] == "-" else int(bare[2])
+        example = card_name((colours or COLOURS)[0], value) if value in NUMBERS else "blue+2"
+        raise VoidOrder("no_colour", f"'{written}' names no colour: write the card as its colour and number, e.g. {example}", written)
+    match = _CARD_TEXT.match(low)
     if not match:
         raise VoidOrder("no_such_card", f"'{written}' is not a card: write a colour and a number, e.g. blue+2, orange-3, black0", written)
     prefix, sign, digits = match.groups()
     named = [c for c in (colours or (*COLOURS, BLACK)) if c.startswith(prefix)]
+    absent = [c for c in (*COLOURS, BLACK) if c.startswith(prefix) and len(prefix) >= 3]
+    if not named and len(absent) == 1:
+        raise VoidOrder("colour_not_in_game", f"'{written}': {absent[0]} is not in this game: its colours are {', '.join(colours[:-1])} and {colours[-1]}")
     if len(named) != 1:
         raise VoidOrder(
             "no_such_card",
@@ -109,7 +121,7 @@ def read_card(text: str, colours: Any = None) -> str:
 def read_card_list(text: str, colours: Any = None) -> list[str]:
     """Every card named in a piece of text such as `blue+2, orange -3 and g4` (`colours`: as read_card)."""
     cards = []
-    for token in _CARD_TOKEN.findall(text.lower().translate(_MINUS)):
+    for token in _CARD_TOKEN.findall(_ARTICLE.sub("", as_digits(text).lower().translate(_MINUS))):
         if token not in _FILLER:
             cards.append(read_card(token, colours))
     return cards

@@ -16,6 +16,9 @@ _EVERY_PREFIX = re.compile(
 )
 EVERY = ("every", "all", "each")
 """`trick: every` (or all, each): the same lists for every remaining trick of the deal (issue 25 item 8)."""
+_TRICK_WORDS = re.compile(r"\btrick\s*#?\s*\d{1,3}", re.IGNORECASE)
+_BETWEEN_LISTS = re.compile(r"(?:\s*(?:[/;,]|\band\b|\bthen\b))+\s*\Z", re.IGNORECASE)
+"""What stands between two trick lists written on one line: '/', ';', ',', 'and', 'then'."""
 _DOWN = re.compile(r"\b(?:face[\s_-]*down|down)\b\s*:?", re.IGNORECASE)
 _PLAY = re.compile(r"\s*(?:play|face[\s_-]*up|up)\b\s*:?", re.IGNORECASE)
 _BID = re.compile(r"\s*bids?\b\s*:?", re.IGNORECASE)
@@ -74,6 +77,19 @@ def parse_trick(item: Any, colours: Any = None) -> dict[str, Any]:
     return {"trick": trick, "play": read_card_list(up, colours), "face_down": read_card_list(parts[1], colours) if len(parts) > 1 else []}
 
 
+def _hinted(void: VoidOrder, hand: list[str]) -> VoidOrder:
+    """`void` with the cards of the hand it may have meant: those of the number written without a colour
+    ('the +2'), or the one card a slip of the keys is from (near_miss). A hint only: the order stays void."""
+    if void.code != "no_colour":
+        return near_miss(void, hand)
+    value = int(void.unknown.replace(" ", ""))
+    held = list(dict.fromkeys(c for c in hand if number(c) == value))
+    if not held:
+        return VoidOrder(void.code, f"'{void.unknown}' names no colour, and you hold no card numbered {value:+d}", void.unknown)
+    return VoidOrder(void.code, f"'{void.unknown}' names no colour: of that number you hold {' and '.join(held)}; write the one you mean, "
+                     f"e.g. {held[0]}", void.unknown)
+
+
 def _written(item: Any) -> str:
     if isinstance(item, str):
         return " ".join(item.split())
@@ -105,7 +121,7 @@ def read_bids(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         try:
             cards = parse_bid(item, view.get("colours"))
         except VoidOrder as void:
-            reading.refuse(near_miss(void, hand))
+            reading.refuse(_hinted(void, hand))
             continue
         if len(chosen) + len(cards) > 2:
             reading.refuse(VoidOrder("too_many_cards", (
@@ -135,13 +151,17 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
     hand = view["hand"]
     taken: dict[int, list[Reading]] = {}
     readings = []
-    for index, item in items:
+    later: dict[int, int] = {}
+    """Position in `readings` -> the later trick its order was written for: a void one is answered for that trick."""
+    for index, item in ((index, part) for index, whole in items for part in _lists_in(whole)):
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
+        if isinstance(item, str) and (m := _TRICK_PREFIX.match(item)) and int(m[1]) > view["trick"]:
+            later[len(readings) - 1] = int(m[1])
         try:
             order = parse_trick(item, view.get("colours"))
         except VoidOrder as void:
-            reading.refuse(near_miss(void, hand))
+            reading.refuse(_hinted(void, hand))
             continue
         every = order["trick"] == "every"
         trick = view["trick"] if order["trick"] is None or every else order["trick"]
@@ -162,6 +182,10 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
         else:
             reading.order = order
             taken.setdefault(trick, []).append(reading)
+    for position, reading in enumerate(readings):
+        trick = later.get(position, 0)
+        if not reading.accepted and view["trick"] < trick <= view["tricks"]:
+            reading.instead = _for_later_trick(trick, taken.get(trick, []))
     for trick, group in taken.items():
         joined = {"trick": trick, "play": [], "face_down": []}
         for reading in group:
@@ -175,15 +199,36 @@ def read_tricks(view: View, items: list[tuple[int, Any]]) -> list[Reading]:
     return readings
 
 
+def _lists_in(item: Any) -> list[Any]:
+    """The trick lists one item holds: 'trick 3: purple3 / trick 4: orange+2' is two, split before each
+    'trick N' (design 17: several orders in a line are read when each is one); any other item is itself."""
+    if not isinstance(item, str) or len(_TRICK_WORDS.findall(item)) < 2:
+        return [item]
+    starts = [m.start() for m in _TRICK_WORDS.finditer(item)]
+    parts = [item[a:b] for a, b in zip([0, *starts[1:]], [*starts[1:], len(item)])]
+    return [_BETWEEN_LISTS.sub("", part) for part in parts]
+
+
+def _for_later_trick(trick: int, standing: list[Reading]) -> str:
+    """What the rules do for a later trick whose order is void (IDENTITY-10), in that trick's terms."""
+    if standing:
+        return f"Trick {trick} is played by your order {standing[0].index + 1}; your other orders stand."
+    return (f"With no list standing for trick {trick}, play stops before trick {trick} and waits for your orders of the next turn, "
+            "unless your play in it is forced (IDENTITY-10); your lists for the tricks before it stand.")
+
+
 def _trick_meaning(order: Order, pending: int) -> str:
     trick = order["trick"]
     text = f"trick {trick}: " + (
         "face up the first playable of " + ", ".join(order["play"]) if order["play"] else "no face-up list"
     )
     text += (
-        "; with nothing playable, face down the first you still hold of " + ", ".join(order["face_down"])
+        "; only if none of your cards is playable then (IDENTITY-6), face down the first you still hold of " + ", ".join(order["face_down"])
         if order["face_down"] else "; no face-down list"
     )
+    if order["face_down"] and not order["play"]:
+        text += (" (a card goes face down only when none of yours differs in colour and in number from every face-up card in the "
+                 "trick, and the leader's always do: holding such a card, you play it face up)")
     fallback = (
         "the default plays your lowest legal card" if trick == pending
         else f"play stops before trick {trick} and waits for new orders (unless you have only one choice)"
@@ -205,3 +250,19 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
         return ""
     return (f"With no list standing for trick {pending}, your play in it follows the default: your lowest legal card "
             "(IDENTITY-8); with no lists for later tricks, play stops after it unless your plays are forced (IDENTITY-10).")
+
+
+def form_examples(view: View, player: str) -> list[str]:
+    """Orders as sentences the reader takes as they are, each legal for this player now: the answers to
+    `help` and the welcome show them beside the form (design 17: a mail of plain sentences is orders)."""
+    hand = view["hand"]
+    if len(hand) < 2:
+        return []
+    low, high = hand[0], hand[-1]
+    if view["stage"] == "bid":
+        total = number(low) + number(high)
+        return [f"bid {low} {high}", f"I bid {total:+d} with {low} and {high}"]
+    examples = [f"trick {view['trick']}: play {low} {high} down {hand[1]}"]
+    if view["trick"] < view["tricks"]:
+        examples.append(f"trick {view['trick'] + 1}: play {high}")
+    return examples

@@ -94,6 +94,9 @@ class Jekyll(GamePackage):
             count, rule = view["greed"]["count"], False
         return read_gifts(view, items, count, rule)
 
+    def form_examples(self, view: View, player: str) -> list[str]:
+        return reading.form_examples(view, player)
+
     def default_orders(self, state: State, player: str, rng: Rng) -> list[Order]:
         # JEKYLL-18: the silent give nothing on paper; resolution gives (and plays) their lowest cards.
         return []

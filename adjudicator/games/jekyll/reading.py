@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ..base import Order, Reading, View, VoidOrder, near_miss
+from ..written import BETWEEN_CARDS, as_digits
 from .cards import (
     ALIASES,
     SUIT_NAMES,
@@ -19,6 +20,9 @@ from .cards import (
 )
 
 _TRICK_WORD = re.compile(r"trick\s*(\d+)\s*:?", re.IGNORECASE)
+_GIVE = re.compile(r"^\s*(?:i\s+)?gives?\b\s*:?", re.IGNORECASE)
+_PLAY_WORDS = frozenset({"i", "i'll", "lead", "leads", "play", "plays", "follow", "follows"})
+"""'I lead purple7, then red6': the words that say the list is played, no card of it."""
 
 
 def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule: bool) -> list[Reading]:
@@ -28,15 +32,13 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
     whom = view["names"][opponent]
     readings: list[Reading] = []
     accepted: list[Reading] = []
-    for index, item in items:
-        raw = item.get("give") if isinstance(item, dict) else item
+    for index, item, raw in ((index, item, raw) for index, item in items for raw in _gifts_in(item)):
         reading = Reading(index=index, written=_written(item))
         readings.append(reading)
         try:
-            card = parse_card(re.sub(r"(?i)^\s*give\s+", "", raw) if isinstance(raw, str) else raw)
+            card = _gift(raw, view)
         except VoidOrder as void:
-            void = near_miss(void, hand)
-            reading.refuse(VoidOrder(void.code, f"{void.words} (in this phase each order names one card you give)"))
+            reading.refuse(near_miss(void, hand))
             continue
         if card not in hand:
             reading.refuse(VoidOrder("not_held", f"you do not hold {card} (your hand: {cards_text(hand)})"))
@@ -63,6 +65,28 @@ def read_gifts(view: View, items: list[tuple[int, Any]], count: int, potion_rule
     return readings
 
 
+def _gifts_in(item: Any) -> list[Any]:
+    """What one exchange item gives, each card an order of its own: 'give red6 and green1' and 'give green1,
+    green2' are two (design 17: a list of valid items is read); any other item is itself."""
+    raw = item.get("give") if isinstance(item, dict) else item
+    if not isinstance(raw, str) or _TRICK_WORD.match(raw.strip()):
+        return [raw]
+    cards = [word for word in _card_words(_GIVE.sub("", raw)) if word.casefold() not in BETWEEN_CARDS]
+    return cards if len(cards) > 1 else [_GIVE.sub("", raw).strip() or raw]
+
+
+def _gift(raw: Any, view: View) -> str:
+    """The card one gift names, or a VoidOrder that says why not and how to write it."""
+    if isinstance(raw, str) and _TRICK_WORD.match(raw.strip()):
+        when = "the exchange before the round's tricks" if view["phase"] == "exchange" else "a Greed exchange"
+        raise VoidOrder("wrong_phase", f"this turn is {when}, so no trick is played in it: send your trick orders again "
+                        "with the next turn's orders, when the tricks are played")
+    try:
+        return parse_card(as_digits(raw) if isinstance(raw, str) else raw)
+    except VoidOrder as void:
+        raise VoidOrder(void.code, f"{void.words} (in this phase you name the cards you give: give red6, green1)", void.unknown) from None
+
+
 def _written(item: Any) -> str:
     if isinstance(item, str):
         return " ".join(item.split())[:120]
@@ -83,6 +107,8 @@ def _parse_trick_text(text: str) -> dict[str, Any]:
     section = "play"
     for token in _card_words(text):
         word = token.casefold()
+        if word in BETWEEN_CARDS or word in _PLAY_WORDS and section == "play":
+            continue
         if word in ("name", "names", "naming", "call", "calls"):
             section = "name"
         elif section == "name" and "name" not in parts:  # the word after 'name' is the colour, even 'greed'
@@ -108,7 +134,7 @@ def _card_words(text: str) -> list[str]:
     'greed 5' is the Greed card 5; a lone 'greed' is the keyword that starts a Greed list.
     """
     joined: list[str] = []
-    for token in re.sub(r"[,;:]", " ", text).split():
+    for token in re.sub(r"[,;:]", " ", as_digits(text)).split():
         if joined and re.fullmatch(r"\d+\+?", token) and joined[-1].casefold() in (*ALIASES, "potion"):
             joined[-1] += token
         else:
@@ -241,3 +267,16 @@ def for_trick(view: View, trick: int, readings: list[Reading], meant: dict[int, 
     unused = f"; your orders for {named} are not used this turn (send them again then)" if later else ""
     return (f"With no order standing for trick {trick}, this turn's play stops before it (JEKYLL-20): trick {trick} waits "
             f"for your orders of the next turn{unused}. Your orders for the tricks before it stand.")
+
+
+def form_examples(view: View, player: str) -> list[str]:
+    """Orders as sentences the reader takes as they are, each legal for this player now: the answers to
+    `help` and the welcome show them beside the form (design 17: a mail of plain sentences is orders)."""
+    hand = view["hand"]
+    if view["phase"] == "trick":
+        return [f"trick {view['trick']}: {', then '.join(hand[:3])}"] if hand else []
+    count = view["exchange_count"] if view["phase"] == "exchange" else view["greed"]["count"]
+    potions = [c for c in hand if is_potion(c)]
+    must = potions[:1] if view["phase"] == "exchange" and len(potions) >= 2 else []  # JEKYLL-13's potion rule
+    gifts = must + [c for c in hand if c not in must][: count - len(must)]
+    return [f"give {' and '.join(gifts)}"] if gifts and count else []
