@@ -111,7 +111,7 @@ def post_turns(root: Path, done: list[str], post: Poster | None = None, tell_gm:
             record[key] = "posting"
             _save(root, record)  # before the post: a kill after this line never posts it twice
             title = f"[{campaign.config.get('name')}] {campaign.game.title}, turn {turn}: public report"
-            board, _ = board_png(campaign.game.id, campaign.game.view(campaign.state(turn), None), f"board-{turn}")
+            board = board_png(campaign.game.id, campaign.game.view(campaign.state(turn), None), f"board-{turn}").png
             try:
                 posted, why = post(url, title, markdown_plain(public.read_text(encoding="utf-8")), board)
             except Exception as exc:  # noqa: BLE001 - a plugin's error is this post's failure, not the tick's
