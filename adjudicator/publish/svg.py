@@ -105,9 +105,28 @@ def card(d: Drawing, x: float, y: float, colour: str, face: str, tip: str, face_
     if face_down:
         d.rect(x + 2, y + 2, 30, 44, "hot", 3)
     ink = "on-black" if colour == "black" else "on-colour"  # Identity's black card: light words on it
-    # Within the face-down frame (30 wide): on a narrow board "purple" is squeezed at 10 px, not set at 8.
-    d.text(x + 17, y + 20, face, f"{ink} label", "middle", 30)
-    d.text(x + 17, y + 38, colour, f"{ink} small", "middle", 30)
+    # Within the face-down frame (30 wide) and clear of it: on a narrow board "purple" is squeezed at 10 px, not set at 8.
+    d.text(x + 17, y + 20, face, f"{ink} label", "middle", 28)
+    d.text(x + 17, y + 38, colour, f"{ink} small", "middle", 28)
+
+
+HAND_LINE = 9
+"""A hand's cards in one line on a narrow board (a wide board has them in one row beside the hand's name)."""
+
+
+def hand_height(cards: int, narrow: bool) -> float:
+    """How tall a hand of `cards` cards draws (see `hand`)."""
+    return 56 * (1 + max(0, cards - 1) // HAND_LINE) + 20 if narrow else 56
+
+
+def hand(d: Drawing, y: float, whose: str, cards: int, narrow: bool, beside: float) -> list[tuple[float, float]]:
+    """A hand's name at `y`, and where its cards go: beside the name in one row on a wide board (from
+    `beside`), under it in lines of HAND_LINE on a narrow one. Its height is `hand_height`."""
+    if not narrow:
+        d.text(10, y + 20, whose, "ink label", room=beside - 16)
+        return [(beside + i * 38, y) for i in range(cards)]
+    d.text(10, y + 14, whose, "ink label", room=d.width - 20)
+    return [(10 + i % HAND_LINE * 38, y + 20 + i // HAND_LINE * 56) for i in range(cards)]
 
 
 SIZES = {"big": (15, True), "label": (12, False), "small": (10, False)}

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ...common.words import plural
-from ..svg import NARROW, Drawing, card, legend
+from ..svg import NARROW, Drawing, card, hand, hand_height, legend
 
 _CARD = re.compile(r"([a-z]+)([+-]\d+)\Z")
 
@@ -20,10 +20,6 @@ def _card(d: Drawing, x: float, y: float, value: str | None, face_up: bool, owne
     card(d, x, y, colour, face, f"{owner}: {colour} {face}" + ("" if face_up else " (played face down)"), not face_up)
 
 
-HAND_LINE = 9
-"""A hand's cards in one line on the narrow board, under the hand's name (the wide board has them in one row)."""
-
-
 def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     players, names = view["players"], view["names"]
     tricks = [t for t in view.get("played", []) if t.get("deal") == view.get("deal")]
@@ -35,9 +31,7 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     else:  # the revealed state: every hand; the public view: none
         hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
     tricks_bottom = bids_bottom + 30 + 56 * len(tricks)
-    # On the narrow board each hand has its name on a line of its own, its cards in lines under it.
-    hand_rows = {p: 1 if not narrow else 1 + max(0, len(h) - 1) // HAND_LINE for p, h in hands.items()}
-    height = tricks_bottom + sum(56 * rows + 20 * narrow for rows in hand_rows.values()) + 26
+    height = tricks_bottom + sum(hand_height(len(h), narrow) for h in hands.values()) + 26
     d = Drawing(
         NARROW if narrow else max(width, 130 + 38 * max((len(h) for h in hands.values()), default=0), 520),
         height,
@@ -72,15 +66,9 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     y = tricks_bottom
     for player in (p for p in players if p in hands):
         whose = "your hand" if player == me else f"{names[player]}'s hand"
-        if narrow:
-            d.text(10, y + 14, whose, "ink label", room=d.width - 20)
-            y += 20
-        else:
-            d.text(10, y + 20, whose, "ink label", room=114)
-        for i, value in enumerate(hands[player]):
-            line, place = divmod(i, HAND_LINE) if narrow else (0, i)
-            _card(d, (10 if narrow else 130) + place * 38, y + line * 56, value, True, names[player])
-        y += 56 * hand_rows[player]
+        for (x, top), value in zip(hand(d, y, whose, len(hands[player]), narrow, 130), hands[player]):
+            _card(d, x, top, value, True, names[player])
+        y += hand_height(len(hands[player]), narrow)
     legend(d, height - 10, [("back", "a card not shown, or played face down"), ("hot", "framed: played face down"),
                             ("c-orange", "a card: its value and its colour, in words")])
     return d

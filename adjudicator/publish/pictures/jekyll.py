@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ...common.words import plural
-from ..svg import NARROW, Drawing, card, legend
+from ..svg import NARROW, Drawing, card, hand, hand_height, legend
 
 _CARD = re.compile(r"([a-z]+)(\d+)\Z")
 
@@ -22,8 +22,6 @@ def _card(d: Drawing, x: float, y: float, value: str | None, owner: str) -> None
 
 TRACK_LINE = 11
 """Spaces of the track in one line on the narrow board (the wide board spreads the whole track over one)."""
-HAND_LINE = 9
-"""A hand's cards in one line on the narrow board."""
 
 
 def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
@@ -36,12 +34,11 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
         hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
     hands = {p: hands[p][:12] for p in sorted(hands, key=players.index)}
     # The narrow board: the track in lines of eleven spaces, the last trick under the tricks won,
-    # each hand's name on a line of its own and its cards in lines of nine under it.
+    # each hand's name on a line of its own and its cards in lines under it.
     shift = 60 * (track // TRACK_LINE) if narrow else 0
     last_x, last_y = (10, 236 + shift) if narrow else (340, 170)
     hands_y = (310 if narrow else 244) + shift
-    hand_rows = {p: 1 + max(0, len(h) - 1) // HAND_LINE if narrow else 1 for p, h in hands.items()}
-    height = hands_y + sum(56 * rows + (24 if narrow else 4) for rows in hand_rows.values()) + 30
+    height = hands_y + sum(hand_height(len(h), narrow) + 4 for h in hands.values()) + 30
     d = Drawing(
         NARROW if narrow else 660,
         height,
@@ -86,17 +83,11 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
         _card(d, last_x, last_y + 10, trick["lead"], names[trick["leader"]])
         _card(d, last_x + 40, last_y + 10, trick["follow"], names[trick["follower"]])
     y = hands_y
-    for player, hand in hands.items():
+    for player, cards in hands.items():
         whose = "your hand" if player == me else f"{names[player]}'s hand"
-        if narrow:
-            d.text(10, y + 14, whose, "ink label", room=d.width - 20)
-            y += 20
-        else:
-            d.text(10, y + 20, whose, "ink label", room=104)
-        for i, value in enumerate(hand):
-            line, place = divmod(i, HAND_LINE) if narrow else (0, i)
-            _card(d, (10 if narrow else 120) + place * 38, y + line * 56, value, names[player])
-        y += 56 * hand_rows[player] + 4
+        for (x, top), value in zip(hand(d, y, whose, len(cards), narrow, 120), cards):
+            _card(d, x, top, value, names[player])
+        y += hand_height(len(cards), narrow) + 4
     legend(d, height - 10, [("hot", "the marker's space"), ("circle:mark", "the marker"),
                             ("c-purple", "a card: its value and its suit, in words"), ("back", "a card not shown")])
     return d
