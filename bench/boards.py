@@ -5,8 +5,9 @@
 All figures are CPU time of this process (user + system, `time.process_time`), the median of
 --repeat runs: other work on a shared machine inflates wall time far more than CPU time.
 
-1. Per board: each game's board from a player's view and the public view, rendered to PNG
-   (publish/png.py) at --zoom (default: the shipped ZOOM), a fresh draw each time.
+1. Per board: each game's board from a player's view and the public view, in its wide layout (the
+   site's on a desktop) and its narrow one (the mails'), rendered to PNG (publish/png.py) at --zoom
+   (default: the shipped ZOOM), a fresh draw each time.
 2. Per turn's mails: `reportmail.report_messages` for turn 2 of a five-player demo campaign of each
    game (Jekyll vs Hyde: two players), each repetition with no board drawn before; and the
    part of it spent rasterising.
@@ -74,8 +75,10 @@ def per_board(work: Path, repeat: int) -> list[tuple[str, float]]:
         campaign = play(work / f"board-{game_id}", game_id, seed="bench-boards", players=2 if game_id == "jekyll" else 5, passwords=False)
         state = campaign.state(2)
         for player in (state["players"][0], None):
-            svg = painter(game_id).board(campaign.game.view(state, player), "board-2").svg()
-            rows.append((f"one board, {game_id}, {'a player' if player else 'public'}", cpu(lambda: png.png(svg), repeat, png.png.cache_clear)))
+            for layout, narrow in (("wide", False), ("narrow", True)):
+                svg = painter(game_id).board(campaign.game.view(state, player), "board-2", narrow=narrow).svg()
+                label = f"one board, {game_id}, {'a player' if player else 'public'}, {layout}"
+                rows.append((label, cpu(lambda: png.png(svg), repeat, png.png.cache_clear)))
     return rows
 
 

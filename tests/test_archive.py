@@ -100,7 +100,8 @@ def assert_self_contained(name: str, data: bytes) -> None:
 def test_site_pages_pictures_and_links(played: Campaign, tmp_path: Path) -> None:
     files = site_files(played.root, tmp_path / "site")
     last = played.last_turn
-    expected = {"index.html", "seed.html"} | {f"turn-{n:03d}.{ext}" for n in range(last + 1) for ext in ("html", "svg", "png")}
+    boards = {f"turn-{n:03d}{wide}.{ext}" for n in range(last + 1) for wide in ("", "-wide") for ext in ("svg", "png")}
+    expected = {"index.html", "seed.html"} | {f"turn-{n:03d}.html" for n in range(last + 1)} | boards
     assert set(files) == expected
     for name, data in files.items():
         if name.endswith(".png"):  # beside every board, for forums and mail, which do not show SVG
@@ -118,11 +119,11 @@ def test_site_pages_pictures_and_links(played: Campaign, tmp_path: Path) -> None
                 assert target in files, f"{name} links {target}, which the site does not hold"
     index = parsed(files["index.html"])
     assert sum(1 for tag, attrs in index.tags if tag == "a" and re.fullmatch(r"turn-\d{3}\.html", attrs.get("href") or "")) == last + 1
-    assert sum(1 for tag, _ in index.tags if tag == "svg") == 1, "the standings chart"
+    assert sum(1 for tag, _ in index.tags if tag == "svg") == 2, "the standings chart, wide and narrow"
     for player, name in played.state()["names"].items():
         assert name in "".join(index.text) and player in "".join(index.text)
     turn = files[f"turn-{last:03d}.html"]
-    assert f"turn-{last:03d}.svg".encode() in turn and b"<svg" in turn and b"<table>" in turn or b"<li>" in turn
+    assert f"turn-{last:03d}.svg".encode() in turn and f"turn-{last:03d}-wide.svg".encode() in turn and b"<svg" in turn and b"<table>" in turn or b"<li>" in turn
 
 
 def test_the_same_campaign_gives_the_same_bytes_whatever_the_hash_seed(played: Campaign, tmp_path: Path) -> None:
@@ -150,7 +151,7 @@ def test_the_revealed_site_holds_the_whole_record(played: Campaign, tmp_path: Pa
         assert escape_html(first_line) in turn_one, f"{player}'s private report of turn 1 is not on the page"
     assert "(removed)" in turn_one
     for number in range(played.last_turn + 1):  # the public board and the whole state drawn, every turn
-        assert files[f"turn-{number:03d}.html"].count(b"<svg") == 2, f"turn {number}: the hidden state is not drawn"
+        assert files[f"turn-{number:03d}.html"].count(b"<svg") == 4, f"turn {number}: the hidden state is not drawn (wide and narrow)"
     for name, data in files.items():
         for password in passwords:
             assert password.encode() not in data, f"{name} shows a password"

@@ -11,8 +11,9 @@ def test_the_boards_benchmark_runs_every_measure() -> None:
     result = subprocess.run([sys.executable, str(REPO / "bench" / "boards.py"), "--repeat", "1", "--campaigns", "1"],
                             check=True, capture_output=True, text=True)
     names = [line[:66].strip() for line in result.stdout.splitlines()[1:]]
-    assert len(names) == 10 + 10 + 6, result.stdout
-    assert names[0] == "one board, hide, a player" and names[10] == "a turn's mails, hide, 5 players + public"
+    assert len(names) == 20 + 10 + 6, result.stdout
+    assert names[:2] == ["one board, hide, a player, wide", "one board, hide, a player, narrow"]
+    assert names[20] == "a turn's mails, hide, 5 players + public"
     assert names[-6:] == [
         "pbem run, 1 five-player campaigns adjudicating, with mails",
         "the same, scaled to 1,000 campaigns, with mails",

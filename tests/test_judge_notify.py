@@ -82,7 +82,7 @@ def test_each_turn_is_posted_once_with_its_public_board_and_a_failure_goes_to_th
     public = (played.turn_dir(1) / "reports" / "public.md").read_text(encoding="utf-8")
     assert post["message"] == markdown_plain(public).strip(), "the public report, nothing else"
     assert "turn 1" in post["title"]
-    board, _ = board_png("secrets", played.game.view(played.state(1), None), "board-1")
+    board = board_png("secrets", played.game.view(played.state(1), None), "board-1").png
     assert [base64.b64decode(a["base64"]) for a in post["attachments"]] == [board], "the public board, as PNG"
     for player in ("tony", "david", "maria"):  # no private report reaches the service
         private = (played.turn_dir(1) / "reports" / f"{player}.txt").read_text(encoding="utf-8")

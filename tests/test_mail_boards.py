@@ -39,7 +39,7 @@ def test_each_report_mail_has_its_readers_board_inline(tmp_path: Path) -> None:
         html, image = related.get_payload()
         assert image.get_content_type() == "image/png"
         assert f'src="cid:{image["Content-ID"].strip("<>")}"' in html.get_content()
-        board, _ = board_png("jekyll", campaign.game.view(state, player), "board-2")
+        board = board_png("jekyll", campaign.game.view(state, player), "board-2").png
         assert image.get_content() == board, f"the board drawn from {player or 'the public'}'s own view"
         if player is not None:
             assert message.get_content_type() == "multipart/mixed", "the view file still follows as an attachment"
@@ -56,7 +56,7 @@ def test_the_welcome_shows_the_players_opening_board(tmp_path: Path) -> None:
     for player in opening["players"]:
         message = email.message_from_bytes(files[f"turn-000/welcome-{player}.eml"], policy=email.policy.default)
         [image] = [p for p in message.walk() if p.get_content_type() == "image/png"]
-        assert image.get_content() == board_png("identity", campaign.game.view(opening, player), "board-0")[0]
+        assert image.get_content() == board_png("identity", campaign.game.view(opening, player), "board-0").png
         assert "welcome" in message.get_body(("plain",)).get_content()
         assert any(p.get_filename() == f"{player}-turn-001.view.json" for p in message.walk()), "the view file still attached"
 

@@ -102,13 +102,17 @@ world's boards are compared as SVG, the text the PNG is rendered from)."""
 
 
 def test_each_players_board_is_a_function_of_their_view(played: Campaign) -> None:
-    """The board in a report mail (mail/boards.py), SVG and PNG bytes: another player's secrets never move it."""
+    """The board in a report mail (mail/boards.py: the narrow one, SVG and PNG bytes) and the site's wide one:
+    another player's secrets never move them."""
     game, draw = played.game, painter(played.game.id).board
     compared = 0
     for world in disguised_worlds(played, purpose="leak"):
         for other in [None, *(p for p in world.base_after["players"] if p != world.holder)]:
             seen, base = game.view(world.after, other), game.view(world.base_after, other)
-            assert draw(seen, "b").svg() == draw(base, "b").svg(), f"turn {world.number}: {other}'s board moved with {world.holder}'s secrets"
+            for narrow in (False, True):
+                assert draw(seen, "b", narrow=narrow).svg() == draw(base, "b", narrow=narrow).svg(), (
+                    f"turn {world.number}: {other}'s {'narrow' if narrow else 'wide'} board moved with {world.holder}'s secrets"
+                )
             if compared < PNG_WORLDS:
                 assert board_png(game.id, seen, "b") == board_png(game.id, base, "b"), f"turn {world.number}: {other}'s PNG moved"
         compared += 1

@@ -22,7 +22,7 @@ from .pending import seat_changes, seat_history
 from .redact import known_passwords, redact
 
 PRESS_FOLDER = Path("mail") / "press"
-_SITE_PAGE = re.compile(r"(turn-\d{3,}\.(html|svg|png)|index\.html|seed\.html|press\.html)\Z")
+_SITE_PAGE = re.compile(r"(turn-\d{3,}\.(html|svg|png)|turn-\d{3,}-wide\.(svg|png)|index\.html|seed\.html|press\.html)\Z")
 
 
 def revealed_seed(campaign: Campaign) -> str | None:

@@ -169,7 +169,7 @@ def _post(root: Path, campaign: Campaign, record: dict[str, Entry], url: str, tu
     record[key] = {**before, "posting": True} if isinstance(before, dict) else "posting"
     _save(root, record)  # before the post: a kill after this line never posts it twice
     title = f"[{campaign.config.get('name')}] {campaign.game.title}, turn {turn}: public report"
-    board, _ = board_png(campaign.game.id, campaign.game.view(campaign.state(turn), None), f"board-{turn}")
+    board = board_png(campaign.game.id, campaign.game.view(campaign.state(turn), None), f"board-{turn}").png
     public = campaign.turn_dir(turn) / "reports" / "public.md"
     try:
         posted, why = post(url, title, markdown_plain(public.read_text(encoding="utf-8")), board)

@@ -3,9 +3,11 @@
 A report mail is plain text first (what every reader shows, and what a player replies to),
 then the same report as HTML with the board a player at the table would see: for a
 player's report their own view (their hand, identity die, guards, marked as theirs), for
-the public report the public view. The board is the site's SVG (publish/pictures),
-rendered to PNG (publish/png.py) once per turn and view, and carried inside the message
-(multipart/related, by Content-ID), so that no mail client fetches anything.
+the public report the public view. The board is the site's narrow SVG (publish/pictures: its rows
+wrapped to 360 units, so that a phone, which shrinks a picture to its screen, shows every label at
+a readable size; a desktop shows it at its own size), rendered to PNG (publish/png.py) once per
+turn and view, and carried inside the message (multipart/related, by Content-ID), so that no mail
+client fetches anything.
 
     multipart/mixed                 (only when an attachment follows, such as the view file)
       multipart/alternative
@@ -23,6 +25,7 @@ another player's secrets do (tests/test_reliability_leaks.py).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from email.message import EmailMessage
 from html import escape
 from typing import Any
@@ -34,28 +37,38 @@ from ..publish.png import png
 _PAGE = (
     '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title></head>\n'
     '<body style="font-family:sans-serif;max-width:44em">\n'
-    '<p><img src="cid:{cid}" alt="{alt}" style="max-width:100%;height:auto"></p>\n'
+    '<p><img src="cid:{cid}" alt="{alt}" width="{width}" style="max-width:100%;height:auto"></p>\n'
     "{report}\n</body></html>\n"
 )
 
 
-def board_png(game_id: str, view: dict[str, Any], key: str) -> tuple[bytes, str]:
-    """The board drawn from one view, as PNG, with the words a reader without pictures gets (its description)."""
-    drawing = painter(game_id).board(view, key)
-    return png(drawing.svg()), f"{drawing.title}. {drawing.desc}"
+@dataclass(frozen=True)
+class Board:
+    png: bytes
+    alt: str
+    """The words a reader without pictures gets (the picture's title and description)."""
+    width: float
+    """The picture's width in CSS px (its SVG units): a desktop shows it at this size, its PNG's pixels
+    (png.ZOOM to a unit) sharp on a screen of up to as many device pixels to a CSS px."""
 
 
-def add_board(message: EmailMessage, report_html: str, board: bytes, alt: str, title: str) -> None:
+def board_png(game_id: str, view: dict[str, Any], key: str) -> Board:
+    """The narrow board drawn from one view, as PNG: what a report mail and a chat post carry."""
+    drawing = painter(game_id).board(view, key, narrow=True)
+    return Board(png(drawing.svg()), f"{drawing.title}. {drawing.desc}", drawing.width)
+
+
+def add_board(message: EmailMessage, report_html: str, board: Board, title: str) -> None:
     """Make a plain-text `message` multipart/alternative: its text, then the report as HTML with `board` inline.
 
     Call it before adding attachments. Every boundary and the Content-ID come from what the
     message holds, so building it twice gives the same bytes."""
-    digest = hashlib.sha256(str(message["Message-ID"]).encode() + board).hexdigest()[:24]
+    digest = hashlib.sha256(str(message["Message-ID"]).encode() + board.png).hexdigest()[:24]
     cid = f"board.{digest}@pbem.invalid"
-    page = _PAGE.format(title=escape(title), cid=cid, alt=escape(alt, quote=True), report=report_html)
+    page = _PAGE.format(title=escape(title), cid=cid, alt=escape(board.alt, quote=True), width=f"{board.width:g}", report=report_html)
     message.add_alternative(page, subtype="html", charset="utf-8", cte="quoted-printable")
     html_part = message.get_payload()[-1]
-    html_part.add_related(board, maintype="image", subtype="png", cid=f"<{cid}>", filename="board.png", disposition="inline")
+    html_part.add_related(board.png, maintype="image", subtype="png", cid=f"<{cid}>", filename="board.png", disposition="inline")
     seal(message, digest)
 
 
@@ -69,8 +82,7 @@ def seal(message: EmailMessage, salt: str) -> None:
 
 def with_board(message: EmailMessage, game_id: str, view: dict[str, Any], report_html: str, key: str) -> None:
     """`message` with its HTML alternative: `report_html` and the board drawn from `view`."""
-    board, alt = board_png(game_id, view, key)
-    add_board(message, report_html, board, alt, str(message["Subject"]))
+    add_board(message, report_html, board_png(game_id, view, key), str(message["Subject"]))
 
 
 def text_html(text: str) -> str:

@@ -25,9 +25,11 @@ SANS = "DejaVu Sans"
 """The family the pictures' `sans-serif` is drawn with (fonts-dejavu-core, on every Debian with a desktop font)."""
 
 ZOOM = 1.5
-"""Pixels per SVG unit. A phone shows a board about 390 CSS pixels wide, on 2 to 3 device pixels
-each: the boards (520-780 units wide) at 1.5 give it 780-1170 pixels, sharp there, for about
-two thirds of the CPU that 2 costs (docs/performance.md, "Boards in the report mails")."""
+"""Pixels per SVG unit. The mails carry the narrow board (360 units), which a phone shows at about
+its own size: 540 pixels for 360 CSS px, a little soft on a phone of 2 to 3 device pixels to a CSS
+px, but every label at 9.5 CSS px or more, where the wide board (780-1170 pixels) came out at 4-6;
+2 would be sharp on a 2x phone for about a third more CPU (docs/performance.md, "Boards in the
+report mails")."""
 
 KEPT = 64
 """Boards kept drawn in one process: every board of a turn of the largest table (8 seats and the

@@ -4,8 +4,9 @@ The site is written from values the campaign side hands down (`Archive`, then ea
 `TurnRecord` in turn order): before the reveal those hold only public things (the
 public view, the public report), so a page cannot show what it was never given.
 After the reveal they also carry the whole record of each turn. Pages are rendered
-from `templates/site/` with autoescaping; pictures are inline SVG (and each board
-also as its own file, in SVG and in PNG, whose PNG the forum copies of the public report link:
+from `templates/site/` with autoescaping; pictures are inline SVG, each in its wide
+layout and its narrow one, which the page's style shows on a phone (and each board
+also as its own file, in SVG and in PNG, whose narrow PNG the forum copies of the public report link:
 forums do not show SVG). Nothing in
 a page is fetched from elsewhere: the style is inline, there is no script, links
 are relative, so the site works from file:// and from any static host.
@@ -94,8 +95,19 @@ class SiteSummary:
     files: list[str] = field(default_factory=list)
 
 
-def turn_file(number: int, ext: str) -> str:
-    return f"turn-{number:03d}.{ext}"
+def turn_file(number: int, ext: str, wide: bool = False) -> str:
+    """A turn's page, or its board on its own: `turn-003.svg` (and `.png`) is the narrow board, the one
+    the report mails, chat posts and forum links show (a phone reads it; a desktop shows it whole),
+    `turn-003-wide.svg` the wide one the page shows on a wide screen."""
+    return f"turn-{number:03d}{'-wide' if wide else ''}.{ext}"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One picture in both layouts, inline in a page: the page's style shows the narrow one on a narrow screen."""
+
+    wide: Markup
+    narrow: Markup
 
 
 @cache
@@ -128,21 +140,31 @@ def build(
     previous: int | None = None
     pending: TurnRecord | None = None
 
+    def drawn(view: dict[str, Any], key: str) -> tuple[str, str]:
+        """The board of `view`, wide and narrow (the narrow one keyed as the report mails key it, so
+        that a process that writes both draws its PNG once)."""
+        return paint.board(view, f"{key}-wide").svg(), paint.board(view, key, narrow=True).svg()
+
+    def board_files(number: int, boards: tuple[str, str]) -> None:
+        """Each board on its own, SVG and PNG; a PNG whose SVG did not change since the last build is kept."""
+        for wide, svg in zip((True, False), boards):
+            before = kept(turn_file(number, "png", wide))
+            unchanged = before is not None and kept(turn_file(number, "svg", wide)) == svg.encode("utf-8")
+            emit(turn_file(number, "svg", wide), svg)
+            emit(turn_file(number, "png", wide), before if unchanged and before is not None else png(svg))
+
     def finish(record: TurnRecord, following: int | None) -> None:
-        board = paint.board(record.view, f"board-{record.number}").svg()
-        before = kept(turn_file(record.number, "png"))
-        unchanged = before is not None and kept(turn_file(record.number, "svg")) == board.encode("utf-8")
-        emit(turn_file(record.number, "svg"), board)
-        emit(turn_file(record.number, "png"), before if unchanged and before is not None else png(board))
-        hidden = paint.board(record.revealed.state, f"hidden-{record.number}").svg() if record.revealed else None
+        board = drawn(record.view, f"board-{record.number}")
+        board_files(record.number, board)
+        hidden = drawn(record.revealed.state, f"hidden-{record.number}") if record.revealed else None
         emit(
             turn_file(record.number, "html"),
             page.render(
                 archive=archive,
                 record=record,
                 label=labels[record.number],
-                board=Markup(board),
-                hidden=Markup(hidden) if hidden else None,
+                board=Shown(*map(Markup, board)),
+                hidden=Shown(*map(Markup, hidden)) if hidden else None,
                 report=Markup(to_html(record.report)),
                 previous=None if previous is None else turn_file(previous, "html"),
                 following=None if following is None else turn_file(following, "html"),
@@ -163,7 +185,8 @@ def build(
         pending = record
     if pending is not None:
         finish(pending, None)
-    chart = standings_chart(numbers, values, archive.names, paint.standing_label, "standings").svg()
+    chart = Shown(*(Markup(standings_chart(numbers, values, archive.names, paint.standing_label, key, narrow).svg())
+                    for key, narrow in (("standings-wide", False), ("standings", True))))
     final = {p: next((v for v in reversed(vs) if v is not None), None) for p, vs in values.items()}
     if revealed:
         emit("seed.html", env.get_template("seed.html.j2").render(archive=archive, first=turn_file(numbers[0], "html") if numbers else None))
@@ -173,7 +196,7 @@ def build(
         "index.html",
         env.get_template("index.html.j2").render(
             archive=archive,
-            chart=Markup(chart),
+            chart=chart,
             label=paint.standing_label,
             final=final,
             turns=[(n, labels[n], turn_file(n, "html")) for n in numbers],

@@ -51,11 +51,13 @@ class Drawing:
     """One SVG picture, built element by element; `svg()` gives its text.
 
     `key` makes the ids of its title and description unique in a page that shows
-    several pictures (the turn page, the record)."""
+    several pictures (the turn page, the record). A narrow picture (NARROW units or less), shown at
+    about its own size on a phone, shrinks no text to fit below SMALLEST_NARROW; a wide one, below SMALLEST."""
 
     def __init__(self, width: float, height: float, title: str, desc: str, key: str) -> None:
         self.width, self.height = width, height
         self.title, self.desc, self.key = title, desc, key
+        self.smallest = SMALLEST_NARROW if width <= NARROW else SMALLEST
         self._parts: list[str] = []
 
     def rect(self, x: float, y: float, w: float, h: float, cls: str, rx: float = 0, tip: str = "") -> None:
@@ -79,7 +81,7 @@ class Drawing:
         long, and squeezed to the room where even the smallest readable size is not enough. Never cut."""
         where = "" if anchor == "start" else f' text-anchor="{anchor}"'
         shown = " ".join(str(words).split()) if room is not None else words
-        fitted = "" if room is None else _fitted(str(shown), cls, room)
+        fitted = "" if room is None else _fitted(str(shown), cls, room, self.smallest)
         self._parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{where} class="{cls}"{fitted}>{text_of(shown)}</text>')
 
     def svg(self) -> str:
@@ -103,15 +105,48 @@ def card(d: Drawing, x: float, y: float, colour: str, face: str, tip: str, face_
     if face_down:
         d.rect(x + 2, y + 2, 30, 44, "hot", 3)
     ink = "on-black" if colour == "black" else "on-colour"  # Identity's black card: light words on it
-    d.text(x + 17, y + 20, face, f"{ink} label", "middle", 32)
-    d.text(x + 17, y + 38, colour, f"{ink} small", "middle", 32)
+    # Within the face-down frame (30 wide) and clear of it: on a narrow board "purple" is squeezed at 10 px, not set at 8.
+    d.text(x + 17, y + 20, face, f"{ink} label", "middle", 28)
+    d.text(x + 17, y + 38, colour, f"{ink} small", "middle", 28)
+
+
+HAND_LINE = 9
+"""A hand's cards in one line on a narrow board (a wide board has them in one row beside the hand's name)."""
+
+
+def hand_height(cards: int, narrow: bool) -> float:
+    """How tall a hand of `cards` cards draws (see `hand`)."""
+    return 56 * (1 + max(0, cards - 1) // HAND_LINE) + 20 if narrow else 56
+
+
+def hand(d: Drawing, y: float, whose: str, cards: int, narrow: bool, beside: float) -> list[tuple[float, float]]:
+    """A hand's name at `y`, and where its cards go: beside the name in one row on a wide board (from
+    `beside`), under it in lines of HAND_LINE on a narrow one. Its height is `hand_height`."""
+    if not narrow:
+        d.text(10, y + 20, whose, "ink label", room=beside - 16)
+        return [(beside + i * 38, y) for i in range(cards)]
+    d.text(10, y + 14, whose, "ink label", room=d.width - 20)
+    return [(10 + i % HAND_LINE * 38, y + 20 + i // HAND_LINE * 56) for i in range(cards)]
 
 
 SIZES = {"big": (15, True), "label": (12, False), "small": (10, False)}
 """The font of each text class in STYLE: size in px, bold."""
 
 SMALLEST = 8
-"""No text is set smaller than this (px) to fit: below it, it is squeezed to its room instead."""
+"""No text of a wide board is set smaller than this (px) to fit: below it, it is squeezed to its room instead."""
+
+NARROW = 360
+"""The width of every board's narrow layout (SVG units), the one the report mails, chat posts and forum
+links carry and the site shows on a phone. A phone 390 CSS px wide (375 for the smaller ones) shows it
+in a box of 343-374 px, so at 0.95-1 of its size: its texts, never below SMALLEST_NARROW, come out at
+READABLE or more. The wide layouts (520-780 units) came out at 0.44-0.66 there: 4-6 px labels."""
+
+SMALLEST_NARROW = 10
+"""No text of a narrow board is set smaller than this (px, the `small` class's own size) to fit."""
+
+READABLE = 9
+"""The smallest a label may come out on a phone's screen, in CSS px (design 18: every label readable);
+tests/test_boards_browser.py holds every board a phone is shown to it."""
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
@@ -122,16 +157,29 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return units * size / 1000 * 1.02
 
 
-def _fitted(text: str, cls: str, room: float) -> str:
-    """The attributes that make `text` of class `cls` fit `room` px: none when it fits as it is."""
+def _fitted(text: str, cls: str, room: float, smallest: float) -> str:
+    """The attributes that make `text` of class `cls` fit `room` px, no smaller than `smallest`: none when it fits as it is."""
     size, bold = next((SIZES[c] for c in cls.split() if c in SIZES), SIZES["label"])
     wide = text_width(text, size, bold)
     if wide <= room:
         return ""
-    smaller = max(SMALLEST, int(size * room / wide * 2) / 2)  # to half a pixel, so the bytes are stable
+    smaller = max(smallest, int(size * room / wide * 2) / 2)  # to half a pixel, so the bytes are stable
     if text_width(text, smaller, bold) <= room:
         return f' style="font-size:{_num(smaller)}px"'
     return f' style="font-size:{_num(smaller)}px" textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
+
+
+def wrapped(items: list[str], size: float, room: float, joiner: str = ", ") -> list[str]:
+    """`items` joined by `joiner` into lines of at most `room` px at `size` px: a line breaks between
+    items only, so a name is never split; an item longer than the room has a line of its own."""
+    lines: list[str] = []
+    for item in items:
+        joined = lines[-1] + joiner + item if lines else item
+        if lines and text_width(joined, size) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(item)
+    return lines
 
 
 def legend(d: Drawing, y: float, items: list[tuple[str, str]]) -> None:

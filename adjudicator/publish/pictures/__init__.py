@@ -7,6 +7,11 @@ after the reveal the same painter draws the whole
 state (the public view with the hidden fields laid over it), so what was hidden
 shows in the same picture. It also names the number the index's chart follows
 over the turns (a score, the tokens, the tricks).
+
+Every board has two layouts of the same content and legend: the wide one (520-780 units, for a
+desktop's page) and the narrow one (svg.NARROW units, its rows wrapped), which a phone shows at about
+its own size, so that every label reads there without zooming: the report mails, the chat posts
+and the forum's link carry it, and the site shows it on a narrow screen.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import games
-from ..svg import Drawing
+from ..svg import NARROW, Drawing
 from . import hide, hidekids, identity, jekyll, secrets
 
 View = dict[str, Any]
@@ -24,8 +29,9 @@ View = dict[str, Any]
 
 @dataclass(frozen=True)
 class Painter:
-    board: Callable[[View, str], Drawing]
-    """The board after a turn, from a view (`key` keeps its ids unique in a page)."""
+    board: Callable[..., Drawing]
+    """`board(view, key, narrow=False)`: the board after a turn, from a view (`key` keeps its ids unique
+    in a page), in its wide layout or its narrow one."""
     standing: Callable[[View], dict[str, int]]
     """The number per player that the standings chart follows."""
     standing_label: str
@@ -48,13 +54,15 @@ def painter(game_id: str) -> Painter:
         return PAINTERS[game_id]
     fields = games.get(game_id).player_fields
 
-    def board(view: View, key: str) -> Drawing:
+    def board(view: View, key: str, narrow: bool = False) -> Drawing:
         rows = fields(view)
-        d = Drawing(660, 30 + 24 * len(rows), f"{game_id} after turn {view.get('turn', '')}", "; ".join(
+        # The narrow board: each player's fields on the line under their name.
+        step, x, width = (38, 10, NARROW) if narrow else (24, 140, 660)
+        d = Drawing(width, 30 + step * len(rows), f"{game_id} after turn {view.get('turn', '')}", "; ".join(
             f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(f.items())) for p, f in rows.items()), key)
         for row, (player, values) in enumerate(rows.items()):
-            d.text(10, 40 + 24 * row, view.get("names", {}).get(player, player), "ink label", room=124)
-            d.text(140, 40 + 24 * row, ", ".join(f"{k} {v}" for k, v in sorted(values.items())), "muted small", room=510)
+            d.text(10, 40 + step * row, view.get("names", {}).get(player, player), "ink label", room=width - 20 if narrow else 124)
+            d.text(x, 40 + step * row + 14 * narrow, ", ".join(f"{k} {v}" for k, v in sorted(values.items())), "muted small", room=width - x - 10)
         return d
 
     def standing(view: View) -> dict[str, int]:

@@ -3,10 +3,11 @@ dice in the pool, on top of each screen and in front of it, as the public sees t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...common.words import plural
-from ..svg import Drawing, legend
+from ..svg import NARROW, Drawing, legend
 
 _COLOURS = ("red", "blue", "green", "yellow")
 
@@ -27,12 +28,33 @@ def _die(d: Drawing, x: float, y: float, die: dict[str, Any] | None, tip: str) -
 DIE = 36
 """A die's width: room for its icon's word."""
 STEP = DIE + 2
-POOL_ROW = 17
-"""Dice of the pool in one line."""
 
 
-def board(view: dict[str, Any], key: str) -> Drawing:
+@dataclass(frozen=True)
+class _Layout:
+    width: int
+    building_line: int
+    """Buildings in one line."""
+    building: int
+    """A building's width."""
+    pool_x: int
+    pool_line: int
+    """Dice of the pool in one line."""
+    security_x: int
+    """Where the security die stands, right of the pool."""
+    player: int
+    """A player's block: the wide board's row, the narrow board's name, status, then the screen's two lines."""
+
+
+_WIDE = _Layout(780, 4, 150, 80, 17, 712, 44)
+_NARROW = _Layout(NARROW, 2, 165, 10, 7, 314, 106)
+"""On a phone: the buildings two by two, the pool seven dice a line, and each player's dice on top of
+their screen and in front of it on two lines of their own, the identity die at the right."""
+
+
+def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     players, names = view["players"], view["names"]
+    at = _NARROW if narrow else _WIDE
     order = view.get("building_order") or sorted(view["buildings"])
     me = view.get("player")
     if me:  # a player's view: their own identity die and intel stack
@@ -42,10 +64,12 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         identities = view.get("identity") if isinstance(view.get("identity"), dict) else {}
         stacks = view.get("stacks") if isinstance(view.get("stacks"), dict) else {}
     pool = view.get("pool", [])
-    shift = 32 * max(0, (len(pool) - 1) // POOL_ROW)  # the pool's lines after the first
-    height = 200 + shift + 44 * len(players) + 30
+    buildings_shift = 106 * ((len(order) - 1) // at.building_line)  # the buildings' lines after the first
+    pool_y = 126 + buildings_shift + 16 * narrow  # the narrow board names the pool on a line above it
+    shift = pool_y - 126 + 32 * max(0, (len(pool) - 1) // at.pool_line)  # and the pool's lines after the first
+    height = 200 + shift + at.player * len(players) + 30
     d = Drawing(
-        780,
+        at.width,
         height,
         f"H.I.D.E., round {view['round']}, {view['stage']}" + (f", as {names[me]} sees it" if me else ""),
         "Buildings: "
@@ -55,47 +79,63 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         + ", ".join(f"{names[p]} {view['ranks'][p]}" for p in players),
         key,
     )
-    d.text(10, 18, "buildings and their intel stacks (top card last); the security card guards one building", "muted small", room=760)
+    d.text(10, 18, "buildings and their intel stacks (top card last); the security card guards one building", "muted small", room=d.width - 20)
     for i, building in enumerate(order):
-        x = 10 + i * 160
+        x = 10 + i % at.building_line * (at.building + 10)
+        y = 26 + i // at.building_line * 106
         secured = building == view.get("security")
         place = building.replace("-", " ")  # "army base", as the dice and the reports say it
-        d.rect(x, 26, 150, 96, "tile", 6, place + (" (security card)" if secured else ""))
+        d.rect(x, y, at.building, 96, "tile", 6, place + (" (security card)" if secured else ""))
         if secured:
-            d.rect(x + 3, 29, 144, 90, "hot", 5)
-        d.text(x + 75, 44, place, "ink label", "middle", 140)
+            d.rect(x + 3, y + 3, at.building - 6, 90, "hot", 5)
+        d.text(x + at.building / 2, y + 18, place, "ink label", "middle", at.building - 10)
         for j, intel in enumerate(view["buildings"][building]):
-            d.rect(x + 10 + j * 28, 56, 24, 34, "paper", 3, f"intel card worth {intel}")
-            d.rect(x + 10 + j * 28, 56, 24, 34, "edge", 3)
-            d.text(x + 22 + j * 28, 78, intel, "ink label", "middle")
+            d.rect(x + 10 + j * 28, y + 30, 24, 34, "paper", 3, f"intel card worth {intel}")
+            d.rect(x + 10 + j * 28, y + 30, 24, 34, "edge", 3)
+            d.text(x + 22 + j * 28, y + 52, intel, "ink label", "middle")
         if secured:
-            d.text(x + 75, 112, "security", "mark small", "middle")
-    d.text(10, 142, f"pool ({plural(len(pool), 'die', 'dice')})", "muted small", room=66)
+            d.text(x + at.building / 2, y + 86, "security", "mark small", "middle")
+    if narrow:  # the pool's name above its dice
+        d.text(10, pool_y - 8, f"pool ({plural(len(pool), 'die', 'dice')})", "muted small", room=200)
+    else:
+        d.text(10, pool_y + 16, f"pool ({plural(len(pool), 'die', 'dice')})", "muted small", room=66)
     for i, die in enumerate(pool):
-        _die(d, 80 + i % POOL_ROW * STEP, 126 + 32 * (i // POOL_ROW), die, "a die in the pool")
+        _die(d, at.pool_x + i % at.pool_line * STEP, pool_y + 32 * (i // at.pool_line), die, "a die in the pool")
     if view.get("security_die"):
-        d.text(730, 118, "security", "muted small", "middle", 50)
-        _die(d, 712, 126, view["security_die"], "the security die")
-    d.text(10, 176 + shift, "player and rank on the hideout; dice on top of the screen | in front of it", "muted small", room=760)
+        d.text(at.security_x + DIE / 2, pool_y - 8, "security", "muted small", "middle", 50)
+        _die(d, at.security_x, pool_y, view["security_die"], "the security die")
+    d.text(10, 176 + shift, "player and rank on the hideout; dice on top of the screen | in front of it", "muted small", room=d.width - 20)
     for row, player in enumerate(players):
-        y = 184 + shift + row * 44
+        y = 184 + shift + row * at.player
         out = view.get("out", {}).get(player)
-        d.text(10, y + 16, names[player] + (" (you)" if player == me else ""), "ink big", room=116)
         status = f"out (shot by {names[out['by']]})" if out else f"rank {view['ranks'][player]}"
-        d.text(10, y + 32, status, "mark small" if out else "muted small", room=116)
         screen = view.get("screens", {}).get(player, {"top": [], "front": []})
+        revealed = view.get("revealed", {}).get(player) or identities.get(player)
+        stack = stacks.get(player)
+        intel = f"intel {'+'.join(map(str, stack['intel'])) or '0'}" if stack else None
+        d.text(10, y + 16, names[player] + (" (you)" if player == me else ""), "ink big", room=d.width - 20 if narrow else 116)
+        d.text(10, y + 32, status, "mark small" if out else "muted small", room=150 if narrow else 116)
+        if narrow:  # the screen's two sides on two lines, each named; the identity die at the right
+            for line, (side, where, dice) in enumerate((("on top", "on", screen["top"]), ("in front", "in front of", screen["front"]))):
+                d.text(10, y + 58 + 32 * line, side, "muted small", room=50)
+                for i, die in enumerate(dice[:6]):
+                    _die(d, 64 + i * STEP, y + 40 + 32 * line, die, f"{where} {names[player]}'s screen")
+            if revealed:
+                d.text(at.security_x + DIE / 2, y + 34, "identity", "muted small", "middle", 50)
+                _die(d, at.security_x, y + 40, revealed, f"{names[player]}'s identity die")
+            if intel:
+                d.text(170, y + 32, intel, "muted small", room=120)
+            continue
         for i, die in enumerate(screen["top"][:6]):
             _die(d, 130 + i * STEP, y + 2, die, f"on {names[player]}'s screen")
         d.line(362, y, 362, y + 32, "edge")
         for i, die in enumerate(screen["front"][:6]):
             _die(d, 368 + i * STEP, y + 2, die, f"in front of {names[player]}'s screen")
-        revealed = view.get("revealed", {}).get(player) or identities.get(player)
         if revealed:
             _die(d, 600, y + 2, revealed, f"{names[player]}'s identity die")
             d.text(640, y + 20, "identity", "muted small", room=50)
-        stack = stacks.get(player)
-        if stack:
-            d.text(694, y + 20, f"intel {'+'.join(map(str, stack['intel'])) or '0'}", "muted small", room=80)
+        if intel:
+            d.text(694, y + 20, intel, "muted small", room=80)
     legend(d, height - 10, [("tile", "a building"), ("hot", "the security card"), ("back", "a die not shown"),
                             ("c-red", "a die: its colour, its icon written on it")])
     return d

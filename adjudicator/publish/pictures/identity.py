@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ...common.words import plural
-from ..svg import Drawing, card, legend
+from ..svg import NARROW, Drawing, card, hand, hand_height, legend
 
 _CARD = re.compile(r"([a-z]+)([+-]\d+)\Z")
 
@@ -20,7 +20,7 @@ def _card(d: Drawing, x: float, y: float, value: str | None, face_up: bool, owne
     card(d, x, y, colour, face, f"{owner}: {colour} {face}" + ("" if face_up else " (played face down)"), not face_up)
 
 
-def board(view: dict[str, Any], key: str) -> Drawing:
+def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     players, names = view["players"], view["names"]
     tricks = [t for t in view.get("played", []) if t.get("deal") == view.get("deal")]
     width = 250 + 40 * len(players)
@@ -30,10 +30,11 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         hands = {me: view["hand"]}
     else:  # the revealed state: every hand; the public view: none
         hands = view.get("hands") if isinstance(view.get("hands"), dict) else {}
-    tricks_bottom = bids_bottom + 30 + 56 * len(tricks)
-    height = tricks_bottom + 56 * len(hands) + 26
+    trick_height = 72 if narrow else 56  # a phone's board says who played below the cards, not beside them
+    tricks_bottom = bids_bottom + 30 + trick_height * len(tricks)
+    height = tricks_bottom + sum(hand_height(len(h), narrow) for h in hands.values()) + 26
     d = Drawing(
-        max(width, 130 + 38 * max((len(h) for h in hands.values()), default=0), 520),
+        NARROW if narrow else max(width, 130 + 38 * max((len(h) for h in hands.values()), default=0), 520),
         height,
         f"Identity, deal {view.get('deal')} of {view.get('deals')}" + (f", as {names[me]} sees it" if me else ""),
         f"{plural(len(tricks), 'trick')} played this deal; "
@@ -55,22 +56,27 @@ def board(view: dict[str, Any], key: str) -> Drawing:
         value = view.get("bid_values", {}).get(player)
         d.text(220, y + 20, f"bid {value}" if value is not None else "bid hidden", "ink label", room=d.width - 230)
         d.text(220, y + 38, f"+{view['plus'][player]} / -{view['minus'][player]}  score {view['score'][player]}", "muted label", room=d.width - 230)
-    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played, each card with who played it" if tricks else "tricks of this deal: none played yet",
+    d.text(10, bids_bottom + 14, "tricks of this deal, in the order played" if tricks else "tricks of this deal: none played yet",
            "muted small", room=d.width - 20)
     for row, trick in enumerate(tricks):
-        y = bids_bottom + 24 + row * 56
+        y = bids_bottom + 24 + row * trick_height
         d.text(10, y + 20, f"trick {trick['trick']}", "ink label", room=84)
         if trick.get("plus"):
             d.text(10, y + 38, f"+ {names[trick['plus']]}", "good small", room=84)
         for i, play in enumerate(trick["plays"]):
             _card(d, 100 + i * 40, y, play["card"], play["face_up"], names[play["player"]])
-        after = 100 + len(trick["plays"]) * 40 + 4
-        d.text(after, y + 28, "by " + ", ".join(names[play["player"]] for play in trick["plays"]), "muted small", room=d.width - after - 10)
-    for row, player in enumerate(p for p in players if p in hands):
-        y = tricks_bottom + row * 56
-        d.text(10, y + 20, "your hand" if player == me else f"{names[player]}'s hand", "ink label", room=114)
-        for i, value in enumerate(hands[player]):
-            _card(d, 130 + i * 38, y, value, True, names[player])
+        by = "by " + ", ".join(names[play["player"]] for play in trick["plays"])
+        if narrow:  # under the cards: a phone's board has no room beside them
+            d.text(100, y + 62, by, "muted small", room=d.width - 110)
+        else:
+            after = 100 + len(trick["plays"]) * 40 + 4
+            d.text(after, y + 28, by, "muted small", room=d.width - after - 10)
+    y = tricks_bottom
+    for player in (p for p in players if p in hands):
+        whose = "your hand" if player == me else f"{names[player]}'s hand"
+        for (x, top), value in zip(hand(d, y, whose, len(hands[player]), narrow, 130), hands[player]):
+            _card(d, x, top, value, True, names[player])
+        y += hand_height(len(hands[player]), narrow)
     legend(d, height - 10, [("back", "a card not shown, or played face down"), ("hot", "framed: played face down"),
                             ("c-orange", "a card: its value and its colour, in words")])
     return d
