@@ -456,8 +456,9 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
         written = None if ctx.over else _sentences(ctx, message, seat_by_address)
-        if written is not None and not written.read and exc.form and not _filled(exc.form):
-            # written above the quoted report's untouched form: answer what they wrote, not where the form was
+        if written is not None and not written.read and not (exc.form and _filled(exc.form)):
+            # lines of their own, none read (above the quoted report's untouched form, or with no form
+            # anywhere): answer what they wrote, line by line, never where a form was
             reason, fix = _unread(ctx, written)
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
@@ -526,12 +527,22 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> sentences.Sente
 
 def _filled(form: str) -> bool:
     """Whether an order form found where it is not read (in the quote, below a forward) holds orders: the
-    player typed into it, rather than writing above the report's untouched form."""
+    player typed into it, rather than writing above the report's untouched form. Orders are words: an
+    untouched form may hold structure with numbers and empty lists (Identity's `- trick: 1` / `play: []`),
+    never a word, while every order typed in has one (`SID 5 steal Tony 10`, `play: [orange-1]`, `hide: bed`)."""
     try:
         document = ordertext.load(form)
     except Exception:  # noqa: BLE001 - a form that does not load was edited, so it was typed into
         return True
-    return isinstance(document, dict) and bool(document.get("orders") or document.get("Orders"))
+    return isinstance(document, dict) and _worded(document.get("orders") or document.get("Orders"))
+
+
+def _worded(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_worded(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_worded(v) for v in value)
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]]:
