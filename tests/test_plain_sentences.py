@@ -173,3 +173,36 @@ def test_unread_lines_above_a_quoted_untouched_form_are_answered_not_the_quote(c
     text = _ack(campaign)
     assert "not below it" not in text and "iPhone" not in text and "quoted" not in text
     assert "SID 2 goes after whatever David hides best\n      -> VOID: not understood: write 'SID <rank> steal" in text
+
+
+@pytest.mark.parametrize("written", ["SID 1 steals David's secret 8. password: {pw}", "I give purple three. password: {pw}",
+                                     "SID 1 steals David's secret 8 and my password: \u201c{pw}\u201d"])
+def test_a_password_written_at_a_lines_end_is_read_and_echoed_nowhere(tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str) -> None:
+    """Trial 6: `I give purple three. password: mx25qnbyjx8m` was quoted whole in the reply, the GM's
+    digest and mail/ingest.jsonl. The password is read, and its bytes are in nothing the judge writes."""
+    from judgekit import append_mbox, edit
+    from judgekit import campaign as judged
+
+    root = judged(tmp_path, judge={"gm_digest": True}, passwords=True)
+    edit(root, lambda c: c["players"][0].update(name="Tony"))
+    pw = passwords(root)["tony"]
+    append_mbox(tmp_path / "spies.mbox", bytes(mail("Tony <tony@example.org>", written.format(pw=pw) + "\nTony\n", subject="my move",
+                                                    date="Tue, 01 Dec 2026 10:00:00 +0000", message_id="<pw1@x>")))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    out = capsys.readouterr()
+    # what it writes about the mail: not the message kept as received (.eml), nor the order file it makes (.yaml, as filed)
+    written_by_judge = [p for p in (root / "mail").rglob("*") if p.is_file() and p.suffix not in (".eml", ".yaml") or "outbox" in p.parts]
+    assert written.startswith("SID") or any("outbox" in p.parts and "digest" in p.name for p in written_by_judge)  # a refusal is in it
+    leaks = [str(p.relative_to(root)) for p in written_by_judge if p.is_file() and pw.encode() in p.read_bytes()]
+    assert not leaks and pw not in out.out + out.err
+    entry = [line for line in (root / "mail" / "ingest.jsonl").read_text().splitlines() if "pw1@x" in line]
+    assert entry and ("password" not in entry[0] or "not this player's password" not in entry[0])
+    if written.startswith("SID"):
+        assert yaml.safe_load((root / "turn-001" / "orders" / "tony.yaml").read_text())["password"] == pw
+
+
+def test_a_press_text_is_relayed_without_a_password_at_a_lines_end() -> None:
+    from adjudicator.mail.envelope import cut, password_in
+
+    text = "Let us gang up on David. password: x7fq2\nplayer: tony\nSee you"
+    assert cut(text) == "Let us gang up on David\nSee you" and password_in(text) == "x7fq2"

@@ -195,8 +195,8 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
         return Asker(seat)
     if seat is None:
         return Asker(None, f"{address or 'an unknown address'} is registered for no seat and the message names none (a line player: YOUR ID)")
-    line = envelope.PASSWORD_LINE.search(text)
-    password = envelope.unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
+    written = envelope.password_in(text)
+    password = written if written is not None else (document.get("password") if isinstance(document, dict) else None)
     if password is None:
         return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None, True)
     if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, envelope.unquote(str(password)), turn)):

@@ -52,9 +52,9 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     names = (seat, name, *name.split()[:1])
     password, lines = None, []
     for line in text.split("\n"):
-        if match := envelope.PASSWORD_LINE.match(line):
-            password = envelope.unquote(match[1])
-        elif line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
+        line, written = envelope.password_after(line)  # `password: ...` on a line of its own or after an order
+        password = written or password
+        if line.strip() and not envelope.is_envelope(line) and not chatter.chatter(line, names):  # `campaign:`, `player:`
             lines.append(" ".join(_SENTENCE_MARKER.sub("", line).split()))
     if not lines or len(lines) > MAX_SENTENCES:
         return None
