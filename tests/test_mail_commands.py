@@ -269,6 +269,27 @@ def test_after_the_game_report_and_status_still_answer(tmp_path: Path) -> None:
     assert not any("press-" in name for name in sent)
 
 
+def test_after_the_game_every_message_hears_the_end_and_the_final_standings(tmp_path: Path) -> None:
+    """Trial 5: after the last turn `status` gave the winners without the standings (design 15), orders
+    were told the earlier ones 'stand unchanged', and sentences 'not understood'."""
+    root = make(tmp_path / "done", passwords=False, schedule=False)
+    for _ in range(5):
+        adjudicate(root, nmr=True)
+    entries = run(root, tmp_path, mail("tony@example.org", "", subject="status", message_id="<s@x>"),
+                  mail("tony@example.org", "player: tony\nturn: 6\norders:\n  - SID 1 guard 3\n", subject="orders", message_id="<o@x>"),
+                  mail("david@example.org", "SID 2 steals Tony's secret 8.\n", subject="my move", message_id="<w@x>"))
+    assert [e.status for e in entries] == ["answered", "rejected", "rejected"]
+    sent = outbox(root)
+    status = sent["turn-006/reply-00001.eml"].get_content()
+    assert "The game is over after turn 5. Winners: " in status and "\nFINAL STANDINGS\n  Tony" in status and "score: " in status
+    for seq in (2, 3):
+        [reply] = [m for name, m in sent.items() if name.endswith(f"-{seq:05d}.eml")]
+        text = reply.get_content()
+        assert "the game is over after turn 5, so nothing from your message is filed" in text, text
+        assert "stand unchanged" not in text and "not understood" not in text and "FINAL STANDINGS" in text
+        assert reply["Subject"].endswith("the game is over")
+
+
 def test_answers_are_delivered_by_pbem_mail_send_once(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(campaign, tmp_path, mail("tony@example.org", pw(campaign, "tony"), subject="help", message_id="<h@x>"),
         mail("david@example.org", f"press tony\n{pw(campaign, 'david')}Meet me at secret 8.\n", subject="x", message_id="<p@x>"))

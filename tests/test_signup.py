@@ -464,3 +464,22 @@ def test_after_the_start_a_sign_up_command_naming_another_campaign_is_left_alone
     append_mbox(box, mail("gus@example.org", "observe\ncampaign: SPIES", n=52))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")
     assert code == 0 and signup.observers(Campaign.open(root)) == ["gus@example.org"], out
+
+
+def test_a_join_after_the_last_turn_hears_the_game_is_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: `join Gina` after the end was told "the game has started; sign-up is closed"."""
+    from adjudicator.campaign.adjudicate import adjudicate
+
+    root = open_campaign(tmp_path, capsys)
+    for n, who in enumerate(("ann", "bob", "cat")):
+        append_mbox(tmp_path / "in.mbox", mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    for _ in range(5):
+        adjudicate(root, nmr=True)
+    assert Campaign.open(root).over
+    append_mbox(tmp_path / "in.mbox", mail("Gina <gina@example.org>", "join Gina", n=9))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-30T12:00+00:00")
+    assert code == 0, out
+    [reply] = [m for m in outbox(root).values() if m["To"].addresses[0].addr_spec == "gina@example.org"]
+    text = reply.get_body(("plain",)).get_content()
+    assert "the game is over" in text and "sign-up is closed" not in text and "started" not in text, text
