@@ -483,3 +483,23 @@ def test_a_join_after_the_last_turn_hears_the_game_is_over(tmp_path: Path, capsy
     [reply] = [m for m in outbox(root).values() if m["To"].addresses[0].addr_spec == "gina@example.org"]
     text = reply.get_body(("plain",)).get_content()
     assert "the game is over" in text and "sign-up is closed" not in text and "started" not in text, text
+
+
+def test_a_waiting_player_and_an_observer_hear_what_they_may_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: a waiting player's `status` and an observer's `press all` got no answer at all, only a line
+    in the GM's digest ("registered for no seat")."""
+    root = open_campaign(tmp_path, capsys)
+    for n, who in enumerate(("ann", "bob", "cat", "dan")):
+        append_mbox(tmp_path / "in.mbox", mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    append_mbox(tmp_path / "in.mbox", mail("olga@example.org", "observe", n=5))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    assert [w["email"] for w in signup.read(Campaign.open(root)).waiting] == ["dan@example.org"]
+    append_mbox(tmp_path / "in.mbox", mail("dan@example.org", "status", n=6))
+    append_mbox(tmp_path / "in.mbox", mail("olga@example.org", "press all\nHello players!", n=7))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")[0] == 0
+    replies = {m["To"].addresses[0].addr_spec: m.get_body(("plain",)).get_content() for name, m in outbox(root).items() if "/reply-" in name}
+    assert "your 'status' was not answered: you hold no seat in this game: you are on its waiting list (dan, place 1 of 1)" in replies["dan@example.org"]
+    assert "Send leave to leave the list" in replies["dan@example.org"]
+    assert "your 'press' was not answered: you observe this game" in replies["olga@example.org"]
+    assert "Send unobserve to stop" in replies["olga@example.org"]
+    assert not any("Hello players" in m.get_body(("plain",)).get_content() for m in outbox(root).values())

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from ..campaign import absences, rollback, signup
-from ..campaign.folder import Campaign, turn_name
+from ..campaign.folder import Campaign, CampaignError, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
 from . import answers, compose, envelope, inbox, preface, press, sentences
@@ -269,6 +269,26 @@ def _envelope(data: bytes | answers.Unreadable) -> Any:
         return None
 
 
+def _unseated(campaign: Campaign, address: str) -> str | None:
+    """For an address the game knows that holds no seat (a place on the waiting list, an observer): what
+    it may do instead of a seat's command, so that it hears something; None for any other address (a
+    stranger gets no answer: no backscatter)."""
+    if signup.bare(address) in {signup.bare(o) for o in signup.observers(campaign)}:
+        return ("you observe this game: you get each public report, and nothing private; the seat commands\n"
+                "(status, orders, press, ...) are for its players. Send unobserve to stop, or list for the games signing up.")
+    try:
+        waiting = signup.read(campaign).waiting if signup.KEY in campaign.config else []
+    except CampaignError:
+        return None
+    places = [str(w["id"]) for w in waiting if w.get("email") and signup.bare(str(w["email"])) == signup.bare(address)]
+    if not places:
+        return None
+    place = 1 + [str(w["id"]) for w in waiting].index(places[0])
+    return (f"you hold no seat in this game: you are on its waiting list ({places[0]}, place {place} of {len(waiting)}).\n"
+            "When a seat comes free, the first on the list takes it and gets the seat's password and report then;\n"
+            "until then the seat commands (status, orders, press, ...) are for the seated players. Send leave to leave the list.")
+
+
 def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     """Answer one command message; fill in and return its mail/ingest.jsonl entry."""
     desk, root = inbound.desk, inbound.desk.campaign.root
@@ -284,6 +304,9 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
             body = f"{desk.title}: your '{command.word}' was NOT answered: {asker.refusal}.\nNothing was done.\n"
             body += f"\n{lost_password(desk.campaign)}\n" if asker.password else ""
             entry.acknowledged = _reply(inbound, asker.answer_to, command.word, body)
+        elif (unseated := _unseated(desk.campaign, inbound.address)) is not None:  # known to the game, holding no seat
+            body = f"{desk.title}: your '{command.word}' was not answered: {unseated}\n"
+            entry.acknowledged = _reply_to(inbound, "", _bare(inbound.address), command.word, body)
         return entry
     seat = asker.seat
     entry.player = seat
@@ -427,7 +450,13 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     address = desk.campaign.email(seat, desk.pending)
     if not address:
         return []
-    name = f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
+    return _reply_to(inbound, desk.name(seat), address, what, body)
+
+
+def _reply_to(inbound: Inbound, name: str, address: str, what: str, body: str) -> list[str]:
+    """The answer to `address`, written once; the addresses written (none when it cannot be built)."""
+    desk = inbound.desk
+    name_on, name = name, f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
     if (compose.outbox_dir(desk.campaign.root) / name).is_file():
         # Written before a crash, perhaps sent since: the answer to a message is written once. Rebuilt
         # later it could say another time left, get another Message-ID and reach the player twice.
@@ -435,7 +464,7 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     parent, references = inbox.thread_ids(inbound.message)
     try:
         message = compose.make_message(
-            desk.campaign, kind="ack", turn=desk.pending, to=[(desk.name(seat), address)],
+            desk.campaign, kind="ack", turn=desk.pending, to=[(name_on, address)],
             subject=compose.reply_subject(desk.campaign, desk.pending, desk.over, what), body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:
