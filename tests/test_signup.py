@@ -172,6 +172,7 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     append_mbox(box, mail("ann2@example.org", "join ANN"))
     append_mbox(box, mail("eve@example.org", "join Ev\u202ee"))
     append_mbox(box, mail("all@example.org", "join"))
+    append_mbox(box, mail("ann3@example.org", "join Ann", n=9))
     for n in range(5):
         append_mbox(box, mail("flood@example.org", "list", n=n))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
@@ -179,7 +180,9 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     players = Campaign.open(root).players
     assert [p["id"] for p in players] == ["ann", "all-player"]
     replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items()}
-    assert "already the id of 'ann'" in replies["turn-000/signup-00002.eml"]  # ANN: the id is unique, the name not
+    assert "'ANN' (for 'ann-2') is already the id of 'ann' (written 'ann' there; names are compared without case" in replies["turn-000/signup-00002.eml"]
+    # Trial 5: 'Alice', asked when Alice (alice) plays, was said to "differ only in case" from the id: it is her name as written
+    assert any("'Ann' (for 'ann-2') is already the display name of 'ann': each player needs" in body for body in replies.values()), replies
     assert "invisible formatting character" in replies["turn-000/signup-00003.eml"]
     lists = [k for k, body in replies.items() if "The campaigns of this judge" in body]
     assert len(lists) == 1 and "flood@example.org" not in replies[lists[0]] and "ann@" not in replies[lists[0]]
