@@ -263,6 +263,10 @@ def test_a_resigned_seat_goes_at_once_to_the_first_waiting_with_a_password_of_th
     assert all(new not in m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if m is not holding[0] and "dan@" not in str(m["To"]))
     digest = [m.get_body(("plain",)).get_content() for m in fresh.values() if "what happened" in m["Subject"]]
     assert digest and "seat bob taken by Dan" in digest[0] and "command 'resign' from bob" in digest[0]
+    # Trial 5: the reply and the digest said the stand-in plays the seat the waiting player took in the same tick
+    assert "stand-in" not in digest[0] and "the seat bob is taken over at once by the first player on the waiting list" in digest[0]
+    [resigned] = [m.get_body(("plain",)).get_content() for k, m in fresh.items() if "/reply-" in k]
+    assert "stand-in" not in resigned and "the seat bob is taken over at once by the first player on the waiting list" in resigned
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")  # again: nobody seated twice
     assert "taken by" not in out and Campaign.open(root).player("bob")["email"] == "dan@example.org"
     code, out = pbem(capsys, "audit", root)

@@ -418,10 +418,11 @@ def _resign(inbound: Inbound, seat: str) -> str:
         signup.resign(desk.campaign, seat, desk.pending)
     except signup.SignupError as exc:
         return f"{desk.title}: your resignation was NOT recorded: {exc}.\n"
-    return (
-        f"{desk.title}: your resignation is recorded. From turn {desk.pending} the seat {seat} is vacant: "
-        "the stand-in plays it until a new player takes it over.\nThank you for playing.\n"
-    )
+    # What the same tick does with the seat (judge/seats.py settle): the first waiting player takes it at once (design 16).
+    waiting = bool((desk.campaign.config.get(signup.KEY) or {}).get("waiting"))
+    after = ("taken over at once by the first player on the waiting list" if waiting else
+             "vacant: the stand-in plays it until a new player takes it over")
+    return f"{desk.title}: your resignation is recorded. From turn {desk.pending} the seat {seat} is {after}.\nThank you for playing.\n"
 
 
 def not_understood(inbound: Inbound, entry: Any, why: str, fix: tuple[str, str] = ("", "")) -> Any:
