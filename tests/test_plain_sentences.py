@@ -206,3 +206,11 @@ def test_a_press_text_is_relayed_without_a_password_at_a_lines_end() -> None:
 
     text = "Let us gang up on David. password: x7fq2\nplayer: tony\nSee you"
     assert cut(text) == "Let us gang up on David\nSee you" and password_in(text) == "x7fq2"
+
+
+def test_a_command_with_its_password_on_the_same_line_is_answered(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    pw = passwords(campaign)["tony"]
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", f"status password: {pw}\n", subject="hi", message_id="<cp@x>")])],
+                     now=NOW).entries
+    assert (entry.status, entry.reason) == ("answered", "answered status")
+    assert pw not in _ack(campaign) and "status for Tony (tony)" in _ack(campaign)

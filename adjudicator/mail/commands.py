@@ -63,7 +63,7 @@ def own_text(message: Any) -> str:
 
 
 def _match(line: str) -> tuple[str, str] | None:
-    words = line.strip().split(None, 1)
+    words = envelope.password_after(line)[0].strip().split(None, 1)  # `status password: x7f` on one line is `status`
     if not words:
         return None
     word = words[0].lower().rstrip(".!?")
