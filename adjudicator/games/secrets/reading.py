@@ -130,7 +130,8 @@ def _parse(item: Any) -> dict[str, Any]:
     """The item in canonical shape, or a VoidOrder saying why it cannot be read."""
     if isinstance(item, dict):
         return item
-    item = plain(item)  # "I'll ...", "please", a full stop: no part of the order
+    if not item.rstrip().endswith(","):  # a trailing comma stays void (SECRETS-14): an order after it may be lost
+        item = plain(item)  # "I'll ...", "please", a full stop: no part of the order
     if len(_SID_WORD.findall(item)) > 1:
         raise VoidOrder(
             "several_orders",
