@@ -280,11 +280,11 @@ def _unseated(campaign: Campaign, address: str) -> str | None:
         waiting = signup.read(campaign).waiting if signup.KEY in campaign.config else []
     except CampaignError:
         return None
-    places = [str(w["id"]) for w in waiting if w.get("email") and signup.bare(str(w["email"])) == signup.bare(address)]
+    places = [(n, str(w["id"])) for n, w in enumerate(waiting, 1) if w.get("email") and signup.bare(str(w["email"])) == signup.bare(address)]
     if not places:
         return None
-    place = 1 + [str(w["id"]) for w in waiting].index(places[0])
-    return (f"you hold no seat in this game: you are on its waiting list ({places[0]}, place {place} of {len(waiting)}).\n"
+    place, held = places[0]
+    return (f"you hold no seat in this game: you are on its waiting list ({held}, place {place} of {len(waiting)}).\n"
             "When a seat comes free, the first on the list takes it and gets the seat's password and report then;\n"
             "until then the seat commands (status, orders, press, ...) are for the seated players. Send leave to leave the list.")
 
@@ -454,10 +454,10 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     return _reply_to(inbound, desk.name(seat), address, what, body)
 
 
-def _reply_to(inbound: Inbound, name: str, address: str, what: str, body: str) -> list[str]:
-    """The answer to `address`, written once; the addresses written (none when it cannot be built)."""
+def _reply_to(inbound: Inbound, shown: str, address: str, what: str, body: str) -> list[str]:
+    """The answer to `address` (`shown`: the name on it), written once; the addresses written (none when it cannot be built)."""
     desk = inbound.desk
-    name_on, name = name, f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
+    name = f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
     if (compose.outbox_dir(desk.campaign.root) / name).is_file():
         # Written before a crash, perhaps sent since: the answer to a message is written once. Rebuilt
         # later it could say another time left, get another Message-ID and reach the player twice.
@@ -465,7 +465,7 @@ def _reply_to(inbound: Inbound, name: str, address: str, what: str, body: str) -
     parent, references = inbox.thread_ids(inbound.message)
     try:
         message = compose.make_message(
-            desk.campaign, kind="ack", turn=desk.pending, to=[(name_on, address)],
+            desk.campaign, kind="ack", turn=desk.pending, to=[(shown, address)],
             subject=compose.reply_subject(desk.campaign, desk.pending, desk.over, what), body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:

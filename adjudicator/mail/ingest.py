@@ -555,9 +555,8 @@ def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]
     shown = Submission(player=written.seat, status="accepted", readings=written.readings)
     renderer = Renderer.for_campaign(ctx.campaign.game.id, ctx.campaign.root, ctx.campaign.site_base_url)
     fix = ["", "Your lines, each read as an order:", *renderer.readings(shown, "would do"), ""]
-    if not ctx.over:
-        fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
-                   + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
+    fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
+               + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
     return reason, fix
 
 
