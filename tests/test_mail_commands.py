@@ -254,19 +254,30 @@ def test_commands_are_answered_once_and_change_no_turn_file(campaign: Path, tmp_
     assert [e.status for e in load_index(campaign)] == ["answered"] * 4
 
 
-def test_after_the_game_report_and_status_still_answer(tmp_path: Path) -> None:
+def test_after_the_game_every_message_hears_the_end_and_the_final_standings(tmp_path: Path) -> None:
+    """Report and status still answer after the last turn; trial 5: `status` gave the winners without the
+    standings (design 15), orders were told the earlier ones 'stand unchanged', and sentences 'not understood'."""
     root = make(tmp_path / "done", passwords=False, schedule=False)
     for _ in range(5):
         adjudicate(root, nmr=True)
     entries = run(root, tmp_path, mail("tony@example.org", "", subject="status", message_id="<s@x>"),
                   mail("tony@example.org", "", subject="report", message_id="<r@x>"),
-                  mail("tony@example.org", "press all\nGood game!\n", subject="x", message_id="<p@x>"))
-    assert [e.status for e in entries] == ["answered"] * 3
+                  mail("tony@example.org", "press all\nGood game!\n", subject="x", message_id="<p@x>"),
+                  mail("tony@example.org", "player: tony\nturn: 6\norders:\n  - SID 1 guard 3\n", subject="orders", message_id="<o@x>"),
+                  mail("david@example.org", "SID 2 steals Tony's secret 8.\n", subject="my move", message_id="<w@x>"))
+    assert [e.status for e in entries] == ["answered"] * 3 + ["rejected"] * 2
     sent = outbox(root)
-    assert "The game is over after turn 5." in sent["turn-006/reply-00001.eml"].get_content()
+    status = sent["turn-006/reply-00001.eml"].get_content()
+    assert "The game is over after turn 5. Winners: " in status and "\nFINAL STANDINGS\n  Tony" in status and "score: " in status
     assert sent["turn-006/reply-00002.eml"].get_content() == (root / "turn-005" / "reports" / "tony.txt").read_text()
     assert "NOT relayed: the game is over" in sent["turn-006/reply-00003.eml"].get_content()
     assert not any("press-" in name for name in sent)
+    for seq in (4, 5):
+        [reply] = [m for name, m in sent.items() if name.endswith(f"-{seq:05d}.eml")]
+        text = reply.get_content()
+        assert "the game is over after turn 5, so nothing from your message is filed" in text, text
+        assert "stand unchanged" not in text and "not understood" not in text and "FINAL STANDINGS" in text
+        assert reply["Subject"].endswith("the game is over")
 
 
 def test_answers_are_delivered_by_pbem_mail_send_once(campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

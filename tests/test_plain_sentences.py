@@ -12,6 +12,7 @@ import yaml
 from reliability_kit import NOW
 from test_ingest import campaign, mail, maildir, passwords  # noqa: F401 - the fixture and the helpers
 
+from adjudicator.campaign.create import create
 from adjudicator.cli import main
 from adjudicator.mail.ingest import ingest
 
@@ -118,3 +119,98 @@ def test_the_check_command_reads_sentences_and_files_nothing(campaign: Path, tmp
     assert entry.status == "answered" and not (campaign / "turn-001" / "orders" / "tony.yaml").exists()
     text = _ack(campaign)
     assert "SID 1 tries to steal David's secret 8" in text and "there is no SID 9" in text and "Nothing was filed" in text
+
+
+@pytest.fixture
+def kids(tmp_path: Path) -> Path:
+    root = tmp_path / "kids"
+    players = [{"id": n, "name": n.title(), "email": f"{n}@example.org"} for n in ("ann", "bob", "cat")]
+    create(root, "hidekids", players, seed="mail", gm_email="GM <gm@example.org>", name="Kids")
+    return root  # Ann is the wolf (wolf: first); Bob and Cat are kids
+
+
+@pytest.mark.parametrize(("written", "place"), [("Hide me under the bed please.", "bed"), ("Hide under the tub.", "tub"),
+                                                ("I'll hide in the bathtub.", "tub"), ("I will hide behind the door, please", "door")])
+def test_a_kids_sentence_with_punctuation_or_politeness_is_filed(kids: Path, tmp_path: Path, written: str, place: str) -> None:
+    """Trial 5: 'Hide me under the bed please.' was refused whole while 'hide me under the bed' was filed."""
+    body = f"{written}\npassword: {passwords(kids)['bob']}\n\nBob\n"
+    [entry] = ingest(kids, [maildir(tmp_path, [mail("Bob <bob@example.org>", body, subject="my hiding place", message_id="<k1@x>")])], now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert yaml.safe_load((kids / "turn-001" / "orders" / "bob.yaml").read_text())["orders"] == [written]
+    assert f"you hide {'behind' if place == 'door' else 'under'} the {place}" in _ack(kids)
+
+
+def test_a_kids_sentence_not_read_is_answered_line_by_line_with_the_growl(kids: Path, tmp_path: Path) -> None:
+    """Trial 5: an unread sentence got "neither orders nor a command ... no order form": now the line, why,
+    what happens at the deadline and how to write it."""
+    body = f"I will hide under the sofa please.\npassword: {passwords(kids)['bob']}\n"
+    [entry] = ingest(kids, [maildir(tmp_path, [mail("Bob <bob@example.org>", body, subject="hiding", message_id="<k2@x>")])], now=NOW).entries
+    assert entry.status == "rejected" and not (kids / "turn-001" / "orders" / "bob.yaml").exists()
+    text = _ack(kids)
+    assert "neither orders nor a command" not in text and "player:" not in text
+    assert "   1. I will hide under the sofa please.\n      -> VOID: there is no 'sofa' in the room" in text
+    assert "write the piece, as in 'hide under the bed'" in text
+    assert "you are caught at the growl, before the first lift (HIDEKIDS-5)" in text
+
+
+@pytest.mark.parametrize("written", ["SID 1 steals David's secret 8, please.", "I'll steal David's 8 with SID 1.", "Please SID 1 steal David 8"])
+def test_a_secrets_sentence_with_politeness_is_filed(campaign: Path, tmp_path: Path, written: str) -> None:  # noqa: F811
+    body = f"{written}\npassword: {passwords(campaign)['tony']}\n-- \nTony\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="move", message_id="<s1@x>")])], now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert "SID 1 tries to steal David's secret 8" in _ack(campaign)
+
+
+def test_unread_lines_above_a_quoted_untouched_form_are_answered_not_the_quote(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Trial 6: lines above 'Sent from my iPhone' and a quoted report whose untouched form holds structure
+    (Identity's `- trick: 1` / `play: []`) were answered "write your orders above the line 'Sent from my
+    iPhone'": the player had; the answer is about the lines they wrote."""
+    quote = ("On Wed, 2 Dec 2026, GM wrote:\n> Fill in this form and send it back:\n> player: tony\n> turn: 1\n"
+             "> password: \"your password\"\n> orders:\n>   - trick: 1\n>     play: []        # e.g. [orange-1]\n>     face_down: []\n")
+    body = f"SID 2 goes after whatever David hides best\npassword: {passwords(campaign)['tony']}\n\nSent from my iPhone\n\n{quote}"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="Re: [Spies] turn 1", message_id="<i1@x>")])], now=NOW).entries
+    assert entry.status == "rejected"
+    text = _ack(campaign)
+    assert "not below it" not in text and "iPhone" not in text and "quoted" not in text
+    assert "SID 2 goes after whatever David hides best\n      -> VOID: not understood: write 'SID <rank> steal" in text
+
+
+@pytest.mark.parametrize("written", ["SID 1 steals David's secret 8. password: {pw}", "I give purple three. password: {pw}",
+                                     "SID 1 steals David's secret 8 and my password: \u201c{pw}\u201d"])
+def test_a_password_written_at_a_lines_end_is_read_and_echoed_nowhere(tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str) -> None:
+    """Trial 6: `I give purple three. password: mx25qnbyjx8m` was quoted whole in the reply, the GM's
+    digest and mail/ingest.jsonl. The password is read, and its bytes are in nothing the judge writes."""
+    from judgekit import append_mbox, edit
+    from judgekit import campaign as judged
+
+    root = judged(tmp_path, judge={"gm_digest": True}, passwords=True)
+    edit(root, lambda c: c["players"][0].update(name="Tony"))
+    pw = passwords(root)["tony"]
+    append_mbox(tmp_path / "spies.mbox", bytes(mail("Tony <tony@example.org>", written.format(pw=pw) + "\nTony\n", subject="my move",
+                                                    date="Tue, 01 Dec 2026 10:00:00 +0000", message_id="<pw1@x>")))
+    assert main(["run", str(root), "--now", "2026-12-01T12:00+00:00"]) == 0
+    out = capsys.readouterr()
+    # what it writes about the mail: not the message kept as received (.eml), nor the order file it makes (.yaml, as filed)
+    written_by_judge = [p for p in (root / "mail").rglob("*") if p.is_file() and p.suffix not in (".eml", ".yaml") or "outbox" in p.parts]
+    assert written.startswith("SID") or any("outbox" in p.parts and "digest" in p.name for p in written_by_judge)  # a refusal is in it
+    leaks = [str(p.relative_to(root)) for p in written_by_judge if p.is_file() and pw.encode() in p.read_bytes()]
+    assert not leaks and pw not in out.out + out.err
+    entry = [line for line in (root / "mail" / "ingest.jsonl").read_text().splitlines() if "pw1@x" in line]
+    assert entry and ("password" not in entry[0] or "not this player's password" not in entry[0])
+    if written.startswith("SID"):
+        assert yaml.safe_load((root / "turn-001" / "orders" / "tony.yaml").read_text())["password"] == pw
+
+
+def test_a_press_text_is_relayed_without_a_password_at_a_lines_end() -> None:
+    from adjudicator.mail.envelope import cut, password_in
+
+    text = "Let us gang up on David. password: x7fq2\nplayer: tony\nSee you"
+    assert cut(text) == "Let us gang up on David\nSee you" and password_in(text) == "x7fq2"
+
+
+def test_a_command_with_its_password_on_the_same_line_is_answered(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    pw = passwords(campaign)["tony"]
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", f"status password: {pw}\n", subject="hi", message_id="<cp@x>")])],
+                     now=NOW).entries
+    assert (entry.status, entry.reason) == ("answered", "answered status")
+    assert pw not in _ack(campaign) and "status for Tony (tony)" in _ack(campaign)

@@ -136,7 +136,7 @@ HAND_EDITED_NAMES = [
     ("sue", "Evil\nBcc: victim@example.org", "the display name of 'sue' holds a line break (U+000A)"),
     ("sue", "Sue\u200b", "the display name of 'sue' holds an invisible formatting character (U+200B)"),
     ("sue", "\u200fSue", "holds an invisible formatting character (U+200F)"),
-    ("sue", "David\u200d", "'David\u200d' (for 'sue') is already the id of 'david' (the two differ only in case, accents, letter width or invisible characters)"),
+    ("sue", "David\u200d", "'David\u200d' (for 'sue') is already the id of 'david' (written 'david' there; names are compared without case, accents, letter width or invisible characters)"),
     ("sue", "Ｄａｖｉｄ", "'Ｄａｖｉｄ' (for 'sue') is already the id of 'david'"),
     ("sue", "\u3164", "the display name of 'sue' is empty"),
     ("sue", "Dave", None),
@@ -169,7 +169,7 @@ def test_a_hand_edited_campaign_name_with_a_line_break_is_refused(guarded: tuple
 LOOK_ALIKES = [
     ("a=Bob,b=Bob\u200b", "the display name of 'b' holds an invisible formatting character (U+200B)"),
     ("a=Bob,b=\u200fBob", "the display name of 'b' holds an invisible formatting character (U+200F)"),
-    ("a=Jos\u00e9,b=Jose\u0301", "'Jos\u00e9' (for 'b') is already the display name of 'a' (the two differ only in case, accents"),
+    ("a=Jos\u00e9,b=Jose\u0301", "'Jos\u00e9' (for 'b') is already the display name of 'a' (written '"),
     ("a=Bob,b=Bob\u200d", "is already the display name of 'a'"),
     ("a=Bob,b=\uff22\uff4f\uff42", "is already the display name of 'a'"),
     ("a=Stra\u00dfe,b=STRASSE", "is already the display name of 'a'"),
@@ -187,7 +187,7 @@ def test_look_alike_display_names_are_refused_by_new(tmp_path: Path, capsys: pyt
 def test_look_alike_names_are_refused_by_replace(guarded: tuple[Path, dict[str, str]], capsys: pytest.CaptureFixture[str]) -> None:
     root, _ = guarded
     before = snapshot(root)
-    for name, words in (("Tony\u200b", "invisible formatting character (U+200B)"), ("ＴＯＮＹ", "already the id of 'tony' (the two differ only in case"),
+    for name, words in (("Tony\u200b", "invisible formatting character (U+200B)"), ("ＴＯＮＹ", "already the id of 'tony' (written 'tony' there; names are compared without case"),
                         ("Sue\nBcc: x@y.org", "holds a line break")):
         code, out = run(capsys, "replace", root, "sue", "--name", name)
         assert code == 1 and words in out, out

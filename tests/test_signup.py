@@ -172,6 +172,7 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     append_mbox(box, mail("ann2@example.org", "join ANN"))
     append_mbox(box, mail("eve@example.org", "join Ev\u202ee"))
     append_mbox(box, mail("all@example.org", "join"))
+    append_mbox(box, mail("ann3@example.org", "join Ann", n=9))
     for n in range(5):
         append_mbox(box, mail("flood@example.org", "list", n=n))
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")
@@ -179,7 +180,9 @@ def test_hostile_and_taken_names_and_list_floods(tmp_path: Path, capsys: pytest.
     players = Campaign.open(root).players
     assert [p["id"] for p in players] == ["ann", "all-player"]
     replies = {k: m.get_body(("plain",)).get_content() for k, m in outbox(root).items()}
-    assert "already the id of 'ann'" in replies["turn-000/signup-00002.eml"]  # ANN: the id is unique, the name not
+    assert "'ANN' (for 'ann-2') is already the id of 'ann' (written 'ann' there; names are compared without case" in replies["turn-000/signup-00002.eml"]
+    # Trial 5: 'Alice', asked when Alice (alice) plays, was said to "differ only in case" from the id: it is her name as written
+    assert any("'Ann' (for 'ann-2') is already the display name of 'ann': each player needs" in body for body in replies.values()), replies
     assert "invisible formatting character" in replies["turn-000/signup-00003.eml"]
     lists = [k for k, body in replies.items() if "The campaigns of this judge" in body]
     assert len(lists) == 1 and "flood@example.org" not in replies[lists[0]] and "ann@" not in replies[lists[0]]
@@ -260,6 +263,10 @@ def test_a_resigned_seat_goes_at_once_to_the_first_waiting_with_a_password_of_th
     assert all(new not in m.get_body(("plain",)).get_content() for k, m in outbox(root).items() if m is not holding[0] and "dan@" not in str(m["To"]))
     digest = [m.get_body(("plain",)).get_content() for m in fresh.values() if "what happened" in m["Subject"]]
     assert digest and "seat bob taken by Dan" in digest[0] and "command 'resign' from bob" in digest[0]
+    # Trial 5: the reply and the digest said the stand-in plays the seat the waiting player took in the same tick
+    assert "stand-in" not in digest[0] and "the seat bob is taken over at once by the first player on the waiting list" in digest[0]
+    [resigned] = [m.get_body(("plain",)).get_content() for k, m in fresh.items() if "/reply-" in k]
+    assert "stand-in" not in resigned and "the seat bob is taken over at once by the first player on the waiting list" in resigned
     code, out = pbem(capsys, "run", root, "--now", "2026-12-01T13:05+00:00")  # again: nobody seated twice
     assert "taken by" not in out and Campaign.open(root).player("bob")["email"] == "dan@example.org"
     code, out = pbem(capsys, "audit", root)
@@ -490,5 +497,44 @@ def test_an_observer_before_the_start_gets_the_opening_and_every_report_with_the
         assert str(message["To"]) == "early@example.org" and message.get_content_type() == "multipart/alternative"
         assert "observer" in message.get_body(("plain",)).get_content()
         [image] = [p for p in message.walk() if p.get_content_type() == "image/png"]
-        assert image.get_content() == board_png("secrets", campaign.game.view(campaign.state(turn), None), f"board-{turn}")[0], "the public board"
+        assert image.get_content() == board_png("secrets", campaign.game.view(campaign.state(turn), None), f"board-{turn}").png, "the public board"
         assert f'src="cid:{image["Content-ID"].strip("<>")}"' in message.get_body(("html",)).get_content()
+
+
+def test_a_join_after_the_last_turn_hears_the_game_is_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: `join Gina` after the end was told "the game has started; sign-up is closed"."""
+    from adjudicator.campaign.adjudicate import adjudicate
+
+    root = open_campaign(tmp_path, capsys)
+    for n, who in enumerate(("ann", "bob", "cat")):
+        append_mbox(tmp_path / "in.mbox", mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    for _ in range(5):
+        adjudicate(root, nmr=True)
+    assert Campaign.open(root).over
+    append_mbox(tmp_path / "in.mbox", mail("Gina <gina@example.org>", "join Gina", n=9))
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-30T12:00+00:00")
+    assert code == 0, out
+    [reply] = [m for m in outbox(root).values() if m["To"].addresses[0].addr_spec == "gina@example.org"]
+    text = reply.get_body(("plain",)).get_content()
+    assert "the game is over" in text and "sign-up is closed" not in text and "started" not in text, text
+
+
+def test_a_waiting_player_and_an_observer_hear_what_they_may_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 5: a waiting player's `status` and an observer's `press all` got no answer at all, only a line
+    in the GM's digest ("registered for no seat")."""
+    root = open_campaign(tmp_path, capsys)
+    for n, who in enumerate(("ann", "bob", "cat", "dan")):
+        append_mbox(tmp_path / "in.mbox", mail(f"{who}@example.org", f"join {who.title()}", n=n))
+    append_mbox(tmp_path / "in.mbox", mail("olga@example.org", "observe", n=5))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    assert [w["email"] for w in signup.read(Campaign.open(root)).waiting] == ["dan@example.org"]
+    append_mbox(tmp_path / "in.mbox", mail("dan@example.org", "status", n=6))
+    append_mbox(tmp_path / "in.mbox", mail("olga@example.org", "press all\nHello players!", n=7))
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T13:00+00:00")[0] == 0
+    replies = {m["To"].addresses[0].addr_spec: m.get_body(("plain",)).get_content() for name, m in outbox(root).items() if "/reply-" in name}
+    assert "your 'status' was not answered: you hold no seat in this game: you are on its waiting list (dan, place 1 of 1)" in replies["dan@example.org"]
+    assert "Send leave to leave the list" in replies["dan@example.org"]
+    assert "your 'press' was not answered: you observe this game" in replies["olga@example.org"]
+    assert "Send unobserve to stop" in replies["olga@example.org"]
+    assert not any("Hello players" in m.get_body(("plain",)).get_content() for m in outbox(root).values())

@@ -309,7 +309,8 @@ def name_key(name: str) -> str:
 
 
 def _taken(name: str, seat: str, what: str, owner: str, taken: str) -> CampaignError:
-    alike = "" if name == taken else " (the two differ only in case, accents, letter width or invisible characters)"
+    """The refusal of a name another seat has, worded for a name written the same and for one alike."""
+    alike = "" if name == taken else f" (written '{taken}' there; names are compared without case, accents, letter width or invisible characters)"
     return CampaignError(f"'{name}' (for '{seat}') is already the {what} of '{owner}'{alike}: each player needs a name of their own")
 
 
@@ -338,9 +339,11 @@ def display_name(name: str, seat: str, others: list[dict[str, Any]]) -> str:
     for other in others:
         if other["id"] == seat:
             continue
-        for what, taken in (("id", other["id"]), ("display name", str(other.get("name", other["id"])))):
-            if key == name_key(taken):
-                raise _taken(cleaned, seat, what, other["id"], taken)
+        alike = [(what, taken) for what, taken in (("id", other["id"]), ("display name", str(other.get("name", other["id"]))))
+                 if key == name_key(taken)]
+        if alike:  # the one written the same, when there is one: 'Alice' is Alice's name, not "alike" her id 'alice'
+            what, taken = next((pair for pair in alike if pair[1] == cleaned), alike[0])
+            raise _taken(cleaned, seat, what, other["id"], taken)
     return cleaned
 
 

@@ -190,7 +190,9 @@ def join(root: Path, address: str, name: str = "", signed: str = "") -> Joined:
     From header's name (shown_as)."""
     campaign = Campaign.open(root)
     running = not is_open(campaign)
-    if running and (KEY not in campaign.config or campaign.over):
+    if running and campaign.over:
+        raise SignupError("the game is over; there is no seat to join (send list for the games signing up now)")
+    if running and KEY not in campaign.config:
         raise SignupError("the game has started; sign-up is closed (a vacant seat can be taken with takeover SEAT)")
     signup = read(campaign)
     problem = address_problem(address)

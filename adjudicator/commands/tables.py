@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.words import cell, headed
+
 
 def standings(game: Any, data: dict[str, Any], names: dict[str, str], title: str, width: int) -> Any:
     """A rich table of `data["players"]` (show_json's) fitted to `width` columns: a row per
@@ -14,10 +16,8 @@ def standings(game: Any, data: dict[str, Any], names: dict[str, str], title: str
     from rich.markup import escape
     from rich.table import Table
 
-    labels: dict[str, str] = dict(game.field_labels)
-    present = {k for row in data["players"].values() for k in row}
-    fields = [k for k in labels if k in present] + sorted(present - set(labels))
-    heads = [labels.get(k, k.replace("_", " ")) for k in fields]
+    pairs = headed(dict(game.field_labels), list(data["players"].values()))
+    fields, heads = [k for k, _ in pairs], [head for _, head in pairs]
     players = list(data["players"])
     who = [names.get(p, p) + (" (winner)" if p in data["winners"] else "") for p in players]
     rows = [[cell(data["players"][p].get(k)) for k in fields] for p in players]
@@ -35,15 +35,3 @@ def standings(game: Any, data: dict[str, Any], names: dict[str, str], title: str
         return wide
     return table(["", *who], [[head, *(row[i] for row in rows)] for i, head in enumerate(heads)])
 
-
-def cell(value: Any) -> str:
-    """A value as a person writes it: yes/no, a dash for nothing, lists separated by commas."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(map(cell, value)) or "-"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {cell(v)}" for k, v in value.items()) or "-"
-    return str(value)

@@ -19,7 +19,7 @@ from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending, standing
 from ..campaign.pipeline import Submission, nmr_means
 from ..common.resources import resource_path
-from ..common.words import plural
+from ..common.words import cell, headed, plural
 from ..publish.render import Renderer
 from . import press
 from .sentences import WHERE as SENTENCES
@@ -129,7 +129,7 @@ def help_reply(desk: Desk, seat: str) -> str:
     lines = [f"{desk.title}: the judge's commands, for {desk.name(seat)} ({seat}).", "", *how_to_ask(desk.campaign), "", *command_list(desk.campaign), ""]
     lines += [_press_words(desk.campaign), ""]
     if desk.over:
-        lines.append("The game is over: no orders are due. report and status still answer.")
+        lines += [*game_over(desk), "", "report and status still answer."]
     else:
         phase = game.phase(desk.state)
         document = _schema_document(game.id, phase)
@@ -194,12 +194,33 @@ def _form(desk: Desk, report: str | None) -> list[str]:
     return [f"YOUR ORDERS FOR TURN {desk.pending} (as your report of turn {desk.pending - 1} gives them)", *form[1:], ""]
 
 
+def game_over(desk: Desk) -> list[str]:
+    """What every answer says once the game is over (design 15): its end, the winners and the final
+    standings, from the public view only (the table `pbem show` prints), and that no orders are due."""
+    winners = desk.campaign.game.winners(desk.state)
+    return [f"The game is over after turn {desk.pending - 1}. Winners: {', '.join(desk.name(p) for p in winners) or 'none'}.",
+            "No orders are due, and none are filed.", "", *final_standings(desk)]
+
+
+def final_standings(desk: Desk) -> list[str]:
+    """The last standings, a line per player with the winners marked, from the public view: the fields
+    `pbem show` prints in its table, under the same headings."""
+    game = desk.campaign.game
+    winners = game.winners(desk.state)
+    players = game.player_fields(game.view(desk.state, None))
+    fields = headed(dict(game.field_labels), list(players.values()))
+    lines = ["FINAL STANDINGS"]
+    for player, row in players.items():
+        said = "; ".join(f"{head}: {cell(row[k])}" for k, head in fields if k in row)
+        lines.append(f"  {desk.name(player)}{' (winner)' if player in winners else ''}: {said}")
+    return lines
+
+
 def status_reply(desk: Desk, seat: str) -> str:
     game = desk.campaign.game
     lines = [f"{desk.title}: status for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
-        winners = ", ".join(desk.name(p) for p in game.winners(desk.state))
-        lines.append(f"The game is over after turn {desk.pending - 1}. Winners: {winners}.")
+        lines += game_over(desk)
     else:
         lines.append(f"Turn {desk.pending}, phase {game.phase(desk.state)}.")
         lines += _deadline(desk)
@@ -233,7 +254,7 @@ def status_reply(desk: Desk, seat: str) -> str:
 def orders_reply(desk: Desk, seat: str) -> str:
     lines = [f"{desk.title}: orders filed for {desk.name(seat)} ({seat}).", ""]
     if desk.over:
-        lines.append("The game is over: no orders are due.")
+        lines += game_over(desk)
     elif not desk.turn.due(seat):
         lines.append(f"You have nothing to order in turn {desk.pending}.")
     elif (sub := desk.turn.submission(seat)).status == "missing":
@@ -249,7 +270,7 @@ def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> 
     """The reading `pbem check` gives of an order file (`data`: its bytes, or why none could be taken from the mail)."""
     lines = [f"{desk.title}: your order file checked, {desk.name(seat)} ({seat}). Nothing was filed.", ""]
     if desk.over:
-        lines.append("The game is over: no orders are due.")
+        lines += game_over(desk)
     elif isinstance(data, Unreadable):
         lines += [f"No order file could be read: {data.reason}.", "Send check with your order file below it, or attached as a .yaml file."]
     else:

@@ -25,7 +25,7 @@ _CHATTER = re.compile(
     + r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)\b" + _WORDS
     + r"|(?:sorry|oops|whoops|apologies)\b" + _WORDS
     + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely)\b" + _WORDS
-    + r"|see (?:below|above|attached)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
+    + r"|see (?:the )?(?:below|above|attached|attachments?)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
     + r")" + _END,
     re.IGNORECASE,

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from ..campaign import absences, rollback, signup
-from ..campaign.folder import Campaign, turn_name
+from ..campaign.folder import Campaign, CampaignError, turn_name
 from ..campaign.pending import OnPending, Pending
 from ..common import atomic, ordertext, yamlsafe
 from . import answers, compose, envelope, inbox, preface, press, sentences
@@ -63,7 +63,7 @@ def own_text(message: Any) -> str:
 
 
 def _match(line: str) -> tuple[str, str] | None:
-    words = line.strip().split(None, 1)
+    words = envelope.password_after(line)[0].strip().split(None, 1)  # `status password: x7f` on one line is `status`
     if not words:
         return None
     word = words[0].lower().rstrip(".!?")
@@ -195,8 +195,8 @@ def authenticate(campaign: Campaign, turn: int, address: str, text: str, documen
         return Asker(seat)
     if seat is None:
         return Asker(None, f"{address or 'an unknown address'} is registered for no seat and the message names none (a line player: YOUR ID)")
-    line = envelope.PASSWORD_LINE.search(text)
-    password = envelope.unquote(line.group(1)) if line else (document.get("password") if isinstance(document, dict) else None)
+    written = envelope.password_in(text)
+    password = written if written is not None else (document.get("password") if isinstance(document, dict) else None)
     if password is None:
         return Asker(None, "it has no line password: YOUR PASSWORD, which this campaign needs in every command", by_address if by_address == seat else None, True)
     if not (campaign.password_ok(seat, str(password), turn) or campaign.password_ok(seat, envelope.unquote(str(password)), turn)):
@@ -269,6 +269,26 @@ def _envelope(data: bytes | answers.Unreadable) -> Any:
         return None
 
 
+def _unseated(campaign: Campaign, address: str) -> str | None:
+    """For an address the game knows that holds no seat (a place on the waiting list, an observer): what
+    it may do instead of a seat's command, so that it hears something; None for any other address (a
+    stranger gets no answer: no backscatter)."""
+    if signup.bare(address) in {signup.bare(o) for o in signup.observers(campaign)}:
+        return ("you observe this game: you get each public report, and nothing private; the seat commands\n"
+                "(status, orders, press, ...) are for its players. Send unobserve to stop, or list for the games signing up.")
+    try:
+        waiting = signup.read(campaign).waiting if signup.KEY in campaign.config else []
+    except CampaignError:
+        return None
+    places = [(n, str(w["id"])) for n, w in enumerate(waiting, 1) if w.get("email") and signup.bare(str(w["email"])) == signup.bare(address)]
+    if not places:
+        return None
+    place, held = places[0]
+    return (f"you hold no seat in this game: you are on its waiting list ({held}, place {place} of {len(waiting)}).\n"
+            "When a seat comes free, the first on the list takes it and gets the seat's password and report then;\n"
+            "until then the seat commands (status, orders, press, ...) are for the seated players. Send leave to leave the list.")
+
+
 def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
     """Answer one command message; fill in and return its mail/ingest.jsonl entry."""
     desk, root = inbound.desk, inbound.desk.campaign.root
@@ -284,6 +304,9 @@ def answer(inbound: Inbound, command: Command, entry: Any) -> Any:
             body = f"{desk.title}: your '{command.word}' was NOT answered: {asker.refusal}.\nNothing was done.\n"
             body += f"\n{lost_password(desk.campaign)}\n" if asker.password else ""
             entry.acknowledged = _reply(inbound, asker.answer_to, command.word, body)
+        elif (unseated := _unseated(desk.campaign, inbound.address)) is not None:  # known to the game, holding no seat
+            body = f"{desk.title}: your '{command.word}' was not answered: {unseated}\n"
+            entry.acknowledged = _reply_to(inbound, "", _bare(inbound.address), command.word, body)
         return entry
     seat = asker.seat
     entry.player = seat
@@ -395,10 +418,11 @@ def _resign(inbound: Inbound, seat: str) -> str:
         signup.resign(desk.campaign, seat, desk.pending)
     except signup.SignupError as exc:
         return f"{desk.title}: your resignation was NOT recorded: {exc}.\n"
-    return (
-        f"{desk.title}: your resignation is recorded. From turn {desk.pending} the seat {seat} is vacant: "
-        "the stand-in plays it until a new player takes it over.\nThank you for playing.\n"
-    )
+    # What the same tick does with the seat (judge/seats.py settle): the first waiting player takes it at once (design 16).
+    waiting = bool((desk.campaign.config.get(signup.KEY) or {}).get("waiting"))
+    after = ("taken over at once by the first player on the waiting list" if waiting else
+             "vacant: the stand-in plays it until a new player takes it over")
+    return f"{desk.title}: your resignation is recorded. From turn {desk.pending} the seat {seat} is {after}.\nThank you for playing.\n"
 
 
 def not_understood(inbound: Inbound, entry: Any, why: str, fix: tuple[str, str] = ("", "")) -> Any:
@@ -427,6 +451,12 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     address = desk.campaign.email(seat, desk.pending)
     if not address:
         return []
+    return _reply_to(inbound, desk.name(seat), address, what, body)
+
+
+def _reply_to(inbound: Inbound, shown: str, address: str, what: str, body: str) -> list[str]:
+    """The answer to `address` (`shown`: the name on it), written once; the addresses written (none when it cannot be built)."""
+    desk = inbound.desk
     name = f"{turn_name(desk.pending)}/reply-{inbound.seq:05d}.eml"
     if (compose.outbox_dir(desk.campaign.root) / name).is_file():
         # Written before a crash, perhaps sent since: the answer to a message is written once. Rebuilt
@@ -435,7 +465,7 @@ def _reply(inbound: Inbound, seat: str, what: str, body: str) -> list[str]:
     parent, references = inbox.thread_ids(inbound.message)
     try:
         message = compose.make_message(
-            desk.campaign, kind="ack", turn=desk.pending, to=[(desk.name(seat), address)],
+            desk.campaign, kind="ack", turn=desk.pending, to=[(shown, address)],
             subject=compose.reply_subject(desk.campaign, desk.pending, desk.over, what), body=body, in_reply_to=parent, references=references,
         )
     except compose.MailError:

@@ -458,13 +458,17 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     command = None if asked is not None else commands.recognise(message)
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
+    if ctx.over:  # design 15: whatever a player sends after the last turn, in a form or in words, gets one reply
+        return reject(f"the game is over after turn {ctx.pending - 1}; no orders are due, and none are filed", seat_by_address, reply=True,
+                      fix=answers.final_standings(inbound.desk),
+                      calm=(f"the game is over after turn {ctx.pending - 1}, so nothing from your message is filed", "the game is over"))
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
         written = None if ctx.over else _sentences(ctx, message, seat_by_address)
         if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
-            # sentences none of which reads (above a quote or with none), no attachment that may be the orders:
-            # answer what they wrote, line by line
+            # lines of their own, none read (above the quoted report's untouched form, or with no form anywhere),
+            # and no attachment that may be the orders: answer what they wrote, line by line, never where a form was
             reason, fix = _unread(ctx, written)
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
@@ -482,8 +486,6 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         return reject(f"the order file ({found.where}) cannot be read: {_yaml_problem(exc, found, message)}", seat_by_address, found.where, reply=True)
     except Exception as exc:  # noqa: BLE001
         return reject(f"the order file ({found.where}) cannot be read ({type(exc).__name__})", seat_by_address, found.where, reply=True)
-    if ctx.over:
-        return reject("the game is over; no orders are due", seat_by_address, found.where, reply=True)
     document = as_meant(document, ctx.turn.position)
     late = _late(ctx, document)
     if late:
@@ -533,12 +535,22 @@ def _sentences(ctx: _Context, message: Any, seat: str | None) -> sentences.Sente
 
 def _filled(form: str) -> bool:
     """Whether an order form found where it is not read (in the quote, below a forward) holds orders: the
-    player typed into it, rather than writing above the report's untouched form."""
+    player typed into it, rather than writing above the report's untouched form. Orders are words: an
+    untouched form may hold structure with numbers and empty lists (Identity's `- trick: 1` / `play: []`),
+    never a word, while every order typed in has one (`SID 5 steal Tony 10`, `play: [orange-1]`, `hide: bed`)."""
     try:
         document = ordertext.load(form)
     except Exception:  # noqa: BLE001 - a form that does not load was edited, so it was typed into
         return True
-    return isinstance(document, dict) and bool(document.get("orders") or document.get("Orders"))
+    return isinstance(document, dict) and _worded(document.get("orders") or document.get("Orders"))
+
+
+def _worded(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_worded(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_worded(v) for v in value)
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]]:
@@ -758,13 +770,13 @@ def _refusal(
     lines = [f"{campaign.config.get('name')} ({campaign.game.title}): {heading}.", ""]
     lines += ["Your message:", *_header_lines(ctx, entry)[:2], ""]
     lines += [] if calm else ["Why:", f"  {entry.reason}", ""]
-    lines.append("Nothing from this message is used, and any orders filed before it stand unchanged.")
+    lines += [] if ctx.over else ["Nothing from this message is used, and any orders filed before it stand unchanged."]
     lines += _unfiled(ctx, seat)
     if alarm:
         lines.append("If you did not send this message, someone else wrote it in your name; the password kept it out,"
                      " and you need do nothing (your GM sees it in the judge's record).")
         lines.append(commands.lost_password(campaign))
-    if fix and not ctx.over:
+    if fix:
         lines += fix
     elif not ctx.over:
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")

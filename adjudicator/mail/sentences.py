@@ -55,9 +55,11 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     names = (seat, name, *name.split()[:1])
     password, lines = None, []
     for line in text.split("\n"):
-        if match := envelope.PASSWORD_LINE.match(line):
-            password = envelope.unquote(match[1])
-        elif line.strip() and not envelope.is_envelope(line) and not _PASSWORD_KEY.search(line) and not chatter.chatter(line, names):
+        if "{" in line and _PASSWORD_KEY.search(line):  # a form typed on one line: its password is no line's end
+            continue
+        line, written = envelope.password_after(line)  # `password: ...` on a line of its own or after an order
+        password = written or password
+        if line.strip() and not envelope.is_envelope(line) and not _PASSWORD_KEY.search(line) and not chatter.chatter(line, names):
             lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))  # `campaign:`, `player:` aside
     if not lines or len(lines) > MAX_SENTENCES:
         return None

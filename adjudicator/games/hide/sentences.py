@@ -12,26 +12,7 @@ from __future__ import annotations
 
 import re
 
-_WORD_END = r"(?![\w'])"
-
-_OPENING = re.compile(
-    r"(?:(?:then|next|else|otherwise|or(?:\s+else)?|and|also|failing\s+that|instead|but|"
-    r"if\s+(?:(?:it'?s|it\s+is|that'?s|that\s+is|they'?re|they\s+are)\s+)?(?:gone|taken|not\s+there|not\s+possible|secured)|"
-    r"if\s+(?:not|i\s+can'?t|i\s+cannot)|"
-    r"(?:my\s+)?(?:first|second|third|next|1st|2nd|3rd|backup|fallback)(?:\s+(?:choice|pick|option))?(?:\s+is)?|"
-    r"i|i'?ll|i\s+will|i'?d|i\s+would|i\s+want(?:\s+to)?|i'?d\s+like(?:\s+to)?|i\s+would\s+like(?:\s+to)?|"
-    r"let\s+me|please|my\s+orders?(?:\s+is|\s+are)?|ok(?:ay)?)"
-    rf"{_WORD_END}[\s,:;-]*)+",
-    re.IGNORECASE,
-)
-"""Words before the order that say only who speaks or that this is a later choice."""
-
-_CLOSING = re.compile(
-    r"(?:[\s,;]+(?:please|thanks|first|instead|if\s+(?:i\s+)?(?:can'?t|cannot|not|possible|gone|(?:it'?s|it\s+is|that'?s)\s+(?:gone|taken)))"
-    rf"{_WORD_END})+\s*[.!]*\s*\Z|\s*[.!]+\s*\Z",
-    re.IGNORECASE,
-)
-"""Words after the order that add nothing to it ("please", "if I can't", a full stop)."""
+from ..wording import WORD_END, plain
 
 _ARTICLE = re.compile(r"\b(?:the|an?|my)\s+", re.IGNORECASE)
 
@@ -41,7 +22,7 @@ _CHOOSE_BUILDING = re.compile(
     r"identity(?:\s+die)?(?:\s+(?:is|shows|on))?|target\s+is|my\s+target\s+is|die\s+shows|"
     r"secure|security(?:\s+card)?(?:\s+(?:goes|is))?|put\s+(?:security|the\s+security\s+card)|place\s+(?:security|the\s+security\s+card)|"
     r"guard|protect|strengthen|lock\s+down|the|a|my|at|in|on|to|into|inside|under)"
-    rf"{_WORD_END}[\s:,-]*)+",
+    rf"{WORD_END}[\s:,-]*)+",
     re.IGNORECASE,
 )
 """The verbs and prepositions of the identity and security steps, before the building's name."""
@@ -68,17 +49,6 @@ _LAST_MAN = re.compile(
     r"(?:i\s+)?(?:(?:take|takes|raid|raids|search|go\s+for|goes\s+to|choose|pick)\s+)?(?:(?:the|intel\s+(?:from|of|under|at))\s+)*",
     re.IGNORECASE,
 )
-
-
-def plain(text: str) -> str:
-    """The sentence without the words that say only who speaks, that it is a later choice, or please."""
-    words = " ".join(text.split())
-    before = None
-    while before != words:
-        before = words
-        words = _OPENING.sub("", words, count=1) if _OPENING.match(words) else words
-        words = _CLOSING.sub("", words)
-    return words.strip(" ,;:-")
 
 
 def choice(text: str) -> str:

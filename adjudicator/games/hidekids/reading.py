@@ -7,11 +7,13 @@ import re
 from typing import Any
 
 from ..base import Reading, View, VoidOrder
+from ..wording import plain
 from .rules import ALIASES, FURNITURE, WHERE
 
 _FILLER = re.compile(
-    r"^(?:(?:i|i'll|i\s+will|will|please|hides?|hiding|me|myself|go|goes|in|into|inside|behind|under|underneath|beneath|the|my|kid)\s+)+", re.IGNORECASE
+    r"^(?:(?:will|hides?|hiding|me|myself|go|goes|in|into|inside|behind|under|underneath|beneath|the|my|kid)\s+)+", re.IGNORECASE
 )
+"""The words of a hiding order before the piece, once `plain` has taken who speaks and please off."""
 
 _LIFT = re.compile(
     r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\s+(.+?)(?:\s+first)?\s*(?:,|;|->|>|\bthen\b|\band\s+then\b|\band\b)\s*"
@@ -23,15 +25,16 @@ _LIFT_WORD = re.compile(r"\s*(?:i\s+(?:will\s+)?|i'll\s+|the\s+wolf\s+)?lifts?\b
 
 
 def furniture(named: str) -> str | None:
-    """The piece a player means ('Stove', 'under the bed', 'bathtub'), or None."""
-    words = _FILLER.sub("", " ".join(str(named).split())).casefold()
+    """The piece a player means ('Stove', 'under the bed', "I'll hide in the bathtub."), or None."""
+    words = _FILLER.sub("", plain(str(named))).casefold()
     words = ALIASES.get(words, words)
     return words if words in FURNITURE else None
 
 
 def _unknown(named: str) -> VoidOrder:
-    piece = _FILLER.sub("", " ".join(str(named).split())) or named.strip()
-    return VoidOrder("no_such_furniture", f"there is no '{piece}' in the room: the furniture is {', '.join(FURNITURE)}")
+    piece = _FILLER.sub("", plain(str(named))) or named.strip()
+    return VoidOrder("no_such_furniture", f"there is no '{piece}' in the room: the furniture is {', '.join(FURNITURE)}; "
+                                          "write the piece, as in 'hide under the bed'")
 
 
 def read_orders(view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:

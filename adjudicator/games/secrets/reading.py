@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import players
 from ..base import Reading, View, VoidOrder
+from ..wording import plain
 from .rules import RANKS, SECRETS, value
 
 # The verbs players use: "nicks", "pinches", "swipes" are steals; "sits on", "protects" are guards.
@@ -129,6 +130,8 @@ def _parse(item: Any) -> dict[str, Any]:
     """The item in canonical shape, or a VoidOrder saying why it cannot be read."""
     if isinstance(item, dict):
         return item
+    if not item.rstrip().endswith(","):  # a trailing comma stays void (SECRETS-14): an order after it may be lost
+        item = plain(item)  # "I'll ...", "please", a full stop: no part of the order
     if len(_SID_WORD.findall(item)) > 1:
         raise VoidOrder(
             "several_orders",
