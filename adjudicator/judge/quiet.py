@@ -14,8 +14,8 @@ The next tick compares those with a `stat` each and, when nothing moved and that
 come, has nothing to do without opening the campaign. Anything a person or another command
 does shows in what is compared: mail in a source (its size and time), campaign.yaml edited
 (`pbem deadline`, a new address), an order file saved by hand (the pending orders folder), a
-turn adjudicated by hand (the campaign folder's entries), mail built by hand (the outbox's
-folders), mail routed to a campaign sharing an inbox (its mail/inbox/new/, the router's, also
+turn adjudicated by hand (the campaign folder's entries), mail built by another command (the
+outbox's mark, mail/compose.py), mail routed to a campaign sharing an inbox (its mail/inbox/new/, the router's, also
 from a run it is not in). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
 
 A thousand campaigns sharing one inbox are ticked from one read of the group's file (class Records):
@@ -82,15 +82,14 @@ _PACKERS: dict[int, struct.Struct] = {}
 """The packing of each number of stamps met (a time may be before 1970: signed)."""
 
 
-def looked_at(root: Path, pending: int, routed: bool = False) -> list[str]:
-    """What a tick reads that a person or another command may change, besides the mail sources. A campaign
-    whose shared sources are routed to it reads them from mail/inbox/, watched by its new/ alone: the
-    router stores there, a client that moves a message from there to cur/ changes new/ too, and nothing
+def looked_at(pending: int, routed: bool = False) -> list[str]:
+    """What a tick reads that a person or another command may change, besides the mail sources: the campaign
+    folder (a turn adjudicated or rolled back), campaign.yaml, the pending orders folder, the outbox's mark
+    (mail/compose.py's OUTBOX_MARK, moved by whatever builds mail: one file, however many turns were played).
+    A campaign whose shared sources are routed to it reads them from mail/inbox/, watched by its new/ alone:
+    the router stores there, a client that moves a message from there to cur/ changes new/ too, and nothing
     else writes cur/ (docs/email-workflow.md: mail put there by hand goes to new/)."""
-    outbox = compose.outbox_dir(root)
-    folders = sorted(p.name for p in outbox.iterdir() if p.is_dir()) if outbox.is_dir() else []
-    return ["", "campaign.yaml", f"turn-{pending:03d}/orders", "mail/outbox", *(f"mail/outbox/{name}" for name in folders),
-            *([ROUTED_MAIL] if routed else [])]
+    return ["", "campaign.yaml", f"turn-{pending:03d}/orders", compose.OUTBOX_MARK, *([ROUTED_MAIL] if routed else [])]
 
 
 def prepare(root: Path) -> None:
