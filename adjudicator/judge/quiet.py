@@ -281,27 +281,39 @@ class Records:
         return self._homes.get(os.fspath(root), {}).get(key)
 
     def stands(self, name: str, now: dt.datetime, sending: bool, routed: frozenset[str]) -> bool:
-        """Whether the campaign's group entry stands (asked by its `is_quiet` alone): nothing fell due, and
-        nothing moved since its own record was copied, that record included. Most members' records differ
-        only in their stamps: what the others hold alike is checked once per run, their stamps with one
-        comparison each; a member whose record differs more is checked as its own record would be."""
-        self._asked.add(name)
-        entry = self._entries.pop(name, None)
-        if entry is None:
-            return False
-        stamped, fields, group = entry
-        try:
-            if fields:
-                record = {**group.common, **fields}
-                stands = (_holds(record, now, sending, routed, self.moment) and looks(name, _in_group(record["paths"])) == stamped
-                          and _sources_unmoved(record))
-            else:  # the common fields hold all but the stamps, sources none
-                stands = group.holds(now, sending, routed, self.moment) and looks(name, group.looked_at) == stamped
-        except (KeyError, TypeError, ValueError, OSError):  # a cache from another version: look properly
-            return False
-        if stands:
-            self._kept[name] = entry  # the group file keeps it as it was
-        return stands
+        """Whether the campaign's group entry stands (asked by its `is_quiet` alone; see `standing`)."""
+        return bool(self.standing([name], now, sending, {name: routed}))
+
+    def standing(self, names: list[str], now: dt.datetime, sending: bool, routed: dict[str, frozenset[str]]) -> set[str]:
+        """Those of `names` (`routed`: the sources routed to each) whose group entry stands: nothing fell due, and
+        nothing moved since its own record was copied, that record included; each asked once (a campaign not
+        found here reads its own record). Most members' records differ only in their stamps: what the others
+        hold alike is checked once per run, their stamps with one comparison each, in one loop over the run's
+        campaigns, without a tick's calls per campaign; a member whose record differs more is checked as its
+        own record would be."""
+        found = set()
+        entries, asked, kept, moment = self._entries, self._asked, self._kept, self.moment
+        alone: frozenset[str] = frozenset()
+        for name in names:  # a plain loop, as looks(): every member of a shared inbox at every tick
+            asked.add(name)
+            entry = entries.pop(name, None)
+            if entry is None:
+                continue
+            stamped, fields, group = entry
+            sources = routed.get(name, alone)
+            try:
+                if fields:
+                    record = {**group.common, **fields}
+                    stands = (_holds(record, now, sending, sources, moment) and looks(name, _in_group(record["paths"])) == stamped
+                              and _sources_unmoved(record))
+                else:  # the common fields hold all but the stamps, sources none
+                    stands = group.holds(now, sending, sources, moment) and looks(name, group.looked_at) == stamped
+            except (KeyError, TypeError, ValueError, OSError):  # a cache from another version: look properly
+                continue
+            if stands:
+                kept[name] = entry  # the group file keeps it as it was
+                found.add(name)
+        return found
 
     def own(self, name: str) -> Any:
         """The campaign's own record."""
