@@ -357,6 +357,14 @@ def joined(home: str, parent: str, relative: str) -> str:
     return os.path.normpath(os.path.join(home, relative))
 
 
+def absolute(name: str) -> str:
+    """os.path.abspath(name), without os.path's cost for a folder named as cron names them (absolute and
+    normalised already), which a thousand members of a shared inbox would pay at every tick."""
+    if name[:1] == "/" and name[-1:] != "/" and "//" not in name and "/." not in name:
+        return name
+    return os.path.abspath(name)
+
+
 def _copy(name: str, home: str) -> list[Any] | None:
     """A member's own record for HOME's group file, [the stamp of its file and its stamps, the record with its
     `shares` named from the home], stamped before it is read: a record rewritten meanwhile has a newer stamp
