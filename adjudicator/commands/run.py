@@ -64,16 +64,20 @@ def run(args: argparse.Namespace) -> int:
     quiet = records.standing(roots, now, smtp is not None, sharing.routed)
     ticks = parallel.ordered_map(lambda root: tick(root, now, smtp, sharing.routed.get(root, frozenset()), records),
                                  [root for root in roots if root not in quiet], jobs)
+    waiting: list[str] = []  # the quiet lines since the last tick's, written at once: a print each would show
     for root in roots:
-        if root in quiet:  # plain print, flushed with the next line that is: a thousand writes would show
-            print(f"{root}: nothing to do")
+        if root in quiet:
+            waiting.append(f"{root}: nothing to do\n")
             continue
+        sys.stdout.write("".join(waiting))
+        waiting.clear()
         result = next(ticks)
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
             print(result.line, flush=True)
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
+    sys.stdout.write("".join(waiting))
     sys.stdout.flush()
     for line in answer_routed(sharing):  # after the ticks: a which-game reply counts the seats this tick's joins took
         failed += 1
