@@ -69,15 +69,21 @@ COMMANDS: dict[str, ModuleType] = {
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line; given the `command` an argument list starts with, that command's alone: cron calls
-    `pbem run` every few minutes, and the twenty others cost it about 10 ms (argparse asks gettext for
-    each help text), a third of what a thousand quiet campaigns cost it."""
+    """The command line; given the `command` an argument list starts with, that command's own parser, for the
+    words after it: cron calls `pbem run` every few minutes with a thousand folders, and the full parser costs
+    it the twenty other commands (about 10 ms: argparse asks gettext for each help text) and every folder name
+    read twice (once by the top parser, which hands them on to the command's), a fifth of what a thousand
+    quiet campaigns cost it."""
+    if command is not None:
+        module = COMMANDS[command]
+        parser = argparse.ArgumentParser(prog=f"pbem {command}", description=module.HELP)
+        parser.set_defaults(func=module.run, command=command)
+        module.arguments(parser)
+        return parser
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for hidden-identity games.")
     parser.add_argument("--version", action="version", version=f"pbem-adjudicator {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in COMMANDS.items():
-        if command not in (None, name):
-            continue
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         p.set_defaults(func=module.run)
         module.arguments(p)
@@ -104,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)  # `pbem --help`, a typo: all of them
-    args = parser.parse_args(words)
+    command = words[0] if words and words[0] in COMMANDS else None  # `pbem --help`, a typo: all of them
+    parser = build_parser(command)
+    args = parser.parse_args(words if command is None else words[1:])
     if getattr(args, "send", False) and not args.smtp:  # argparse cannot say that one option needs another
         parser.error(f"{args.command} --send needs --smtp HOST:PORT")
     gc.set_threshold(FEWER_COLLECTIONS, *gc.get_threshold()[1:])

@@ -271,6 +271,45 @@ def test_a_quiet_campaign_is_skipped_until_something_moves_or_falls_due(tmp_path
     assert "adjudicated at the deadline" in tick(capsys, edited, now="2026-12-01T12:10+00:00")[1]
 
 
+def test_a_quiet_sending_tick_sends_what_another_command_built_and_a_file_taken_out_by_hand_stays_out(
+    tmp_path: Path, smtp: tuple[Inbox, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The quiet check watches the outbox by its mark (mail/compose.py's OUTBOX_MARK), which whatever builds
+    mail moves: a refusal `pbem ingest` writes into a turn folder the outbox already has is sent by the next
+    tick. A message taken out of the outbox by hand is neither sent nor built again; one put in by hand goes
+    with `pbem mail --send` (docs/email-workflow.md)."""
+    box, address = smtp
+    root = campaign(tmp_path)
+    wrong = "player: tony\nturn: 7\norders: []\n"
+    append_mbox(tmp_path / "spies.mbox", orders("tony", 1, "Tue, 01 Dec 2026 10:00:00 +0000", body=wrong))
+    assert "1 rejected" in tick(capsys, root, now="2026-12-01T12:00+00:00", smtp=address)[1]  # the welcome, a refusal in turn-001/
+    assert tick(capsys, root, now="2026-12-01T12:05+00:00", smtp=address)[1].endswith("nothing to do\n")  # remembered as quiet
+    sent = len(box.received)
+    by_hand = tmp_path / "by-hand.mbox"
+    append_mbox(by_hand, orders("david", 1, "Tue, 01 Dec 2026 12:06:00 +0000", body=wrong.replace("tony", "david")))
+    assert pbem(capsys, "ingest", root, "--from", by_hand)[0] == 0
+    assert "turn-001/ack-00002.eml" in outbox(root)
+    code, out = tick(capsys, root, now="2026-12-01T12:10+00:00", smtp=address)
+    assert code == 0 and "1 message sent" in out, out
+    assert [rcpt for rcpt, m in box.received[sent:]] == [["david@example.org"]]
+
+    (root / "mail" / "outbox" / "turn-001" / "ack-00002.eml").unlink()  # taken out by hand, after it went
+    for minute in ("15", "20"):
+        assert tick(capsys, root, now=f"2026-12-01T12:{minute}+00:00", smtp=address)[1].endswith("nothing to do\n")
+    assert "turn-001/ack-00002.eml" not in outbox(root) and len(box.received) == sent + 1
+    letter = (root / "mail" / "outbox" / "turn-001" / "ack-00001.eml").read_bytes().replace(b"tony@", b"maria@")
+    (root / "mail" / "outbox" / "turn-001" / "by-hand.eml").write_bytes(letter.replace(b"Message-ID: <", b"Message-ID: <by-hand."))
+    code, out, err = pbem(capsys, "mail", root, "--send", "--smtp", address)  # (it builds turn 0's reports too: the judge welcomed instead)
+
+    def by_hand() -> list[list[str]]:
+        return [rcpt for rcpt, m in box.received if m["Message-ID"].startswith("<by-hand.")]
+
+    assert code == 0 and by_hand() == [["maria@example.org"]], out + err
+    count = len(box.received)
+    assert tick(capsys, root, now="2026-12-01T12:25+00:00", smtp=address)[1].endswith("nothing to do\n")
+    assert len(box.received) == count
+
+
 def test_a_quiet_campaign_on_a_maildir_notices_new_mail_moved_mail_and_a_maildir_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The quiet check stats a Maildir's new/ and cur/ without the stat of the folder itself (it knows it
     is a Maildir): a message delivered, a message a client moved to cur/, or the folder no longer a Maildir

@@ -204,3 +204,12 @@ def test_stamps_of_files_dated_before_1970_or_after_2262_are_exact(tmp_path: Pat
         assert set(tick(capsys, a, b, c, now=f"2026-12-01T12:{15 + 5 * len(seen)}+00:00").values()) == {"nothing to do"}
         recorded.append(json.loads((b / ".judge" / "quiet.json").read_bytes())["stamps"])  # looked, and recorded anew
     assert len(set(seen)) == len(set(recorded)) == 3
+
+
+@pytest.mark.parametrize("name", ["/srv/pbem/c1", "/srv/pbem/c1/", "/srv/./pbem/c1", "/srv//pbem/c1", "/srv/pbem/../c1", "/srv/.c1", "c1", "./c1", "/"])
+def test_a_folders_absolute_name_without_os_path_is_os_paths(name: str) -> None:
+    """Grouping the run's campaigns skips os.path.abspath for a name already absolute and normalised; any
+    other name gets it."""
+    from adjudicator.judge import quiet
+
+    assert quiet.absolute(name) == os.path.abspath(name)

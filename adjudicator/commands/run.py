@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from .adjudicate import processes
 from .console import console, literal
@@ -58,13 +59,26 @@ def run(args: argparse.Namespace) -> int:
     # the other, as its second tick must see the first's work. Worth it for the mail: drawing the boards.
     # (A forked tick's quiet record reaches the group file at the next run: its stamp no longer matches.)
     jobs = args.jobs if args.jobs > 1 and len({os.path.realpath(root) for root in roots}) == len(roots) else 1
-    ticks = parallel.ordered_map(lambda root: tick(root, now, smtp, sharing.routed.get(root, frozenset()), records), roots, jobs)
-    for result in ticks:
+    # A shared inbox's members whose group entry stands are found quiet in one loop (judge/quiet.py), before
+    # any tick: no tick changes another campaign's files, and a quiet tick none (a folder named twice is quiet twice).
+    quiet = records.standing(roots, now, smtp is not None, sharing.routed)
+    ticks = parallel.ordered_map(lambda root: tick(root, now, smtp, sharing.routed.get(root, frozenset()), records),
+                                 [root for root in roots if root not in quiet], jobs)
+    waiting: list[str] = []  # the quiet lines since the last tick's, written at once: a print each would show
+    for root in roots:
+        if root in quiet:
+            waiting.append(f"{root}: nothing to do\n")
+            continue
+        sys.stdout.write("".join(waiting))
+        waiting.clear()
+        result = next(ticks)
         if result.refused is None:  # plain print: over a thousand quiet campaigns rich's cost per call would show
             print(result.line, flush=True)
             continue
         failed += 1
         out.print(f"[red]{literal(result.line)}[/]")
+    sys.stdout.write("".join(waiting))
+    sys.stdout.flush()
     for line in answer_routed(sharing):  # after the ticks: a which-game reply counts the seats this tick's joins took
         failed += 1
         out.print(f"[red]{literal(line)}[/]")

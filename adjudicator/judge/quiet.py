@@ -14,8 +14,8 @@ The next tick compares those with a `stat` each and, when nothing moved and that
 come, has nothing to do without opening the campaign. Anything a person or another command
 does shows in what is compared: mail in a source (its size and time), campaign.yaml edited
 (`pbem deadline`, a new address), an order file saved by hand (the pending orders folder), a
-turn adjudicated by hand (the campaign folder's entries), mail built by hand (the outbox's
-folders), mail routed to a campaign sharing an inbox (its mail/inbox/new/, the router's, also
+turn adjudicated by hand (the campaign folder's entries), mail built by another command (the
+outbox's mark, mail/compose.py), mail routed to a campaign sharing an inbox (its mail/inbox/new/, the router's, also
 from a run it is not in). A campaign with an IMAP mailbox is never quiet: only the server knows what came.
 
 A thousand campaigns sharing one inbox are ticked from one read of the group's file (class Records):
@@ -82,15 +82,14 @@ _PACKERS: dict[int, struct.Struct] = {}
 """The packing of each number of stamps met (a time may be before 1970: signed)."""
 
 
-def looked_at(root: Path, pending: int, routed: bool = False) -> list[str]:
-    """What a tick reads that a person or another command may change, besides the mail sources. A campaign
-    whose shared sources are routed to it reads them from mail/inbox/, watched by its new/ alone: the
-    router stores there, a client that moves a message from there to cur/ changes new/ too, and nothing
+def looked_at(pending: int, routed: bool = False) -> list[str]:
+    """What a tick reads that a person or another command may change, besides the mail sources: the campaign
+    folder (a turn adjudicated or rolled back), campaign.yaml, the pending orders folder, the outbox's mark
+    (mail/compose.py's OUTBOX_MARK, moved by whatever builds mail: one file, however many turns were played).
+    A campaign whose shared sources are routed to it reads them from mail/inbox/, watched by its new/ alone:
+    the router stores there, a client that moves a message from there to cur/ changes new/ too, and nothing
     else writes cur/ (docs/email-workflow.md: mail put there by hand goes to new/)."""
-    outbox = compose.outbox_dir(root)
-    folders = sorted(p.name for p in outbox.iterdir() if p.is_dir()) if outbox.is_dir() else []
-    return ["", "campaign.yaml", f"turn-{pending:03d}/orders", "mail/outbox", *(f"mail/outbox/{name}" for name in folders),
-            *([ROUTED_MAIL] if routed else [])]
+    return ["", "campaign.yaml", f"turn-{pending:03d}/orders", compose.OUTBOX_MARK, *([ROUTED_MAIL] if routed else [])]
 
 
 def prepare(root: Path) -> None:
@@ -282,27 +281,39 @@ class Records:
         return self._homes.get(os.fspath(root), {}).get(key)
 
     def stands(self, name: str, now: dt.datetime, sending: bool, routed: frozenset[str]) -> bool:
-        """Whether the campaign's group entry stands (asked by its `is_quiet` alone): nothing fell due, and
-        nothing moved since its own record was copied, that record included. Most members' records differ
-        only in their stamps: what the others hold alike is checked once per run, their stamps with one
-        comparison each; a member whose record differs more is checked as its own record would be."""
-        self._asked.add(name)
-        entry = self._entries.pop(name, None)
-        if entry is None:
-            return False
-        stamped, fields, group = entry
-        try:
-            if fields:
-                record = {**group.common, **fields}
-                stands = (_holds(record, now, sending, routed, self.moment) and looks(name, _in_group(record["paths"])) == stamped
-                          and _sources_unmoved(record))
-            else:  # the common fields hold all but the stamps, sources none
-                stands = group.holds(now, sending, routed, self.moment) and looks(name, group.looked_at) == stamped
-        except (KeyError, TypeError, ValueError, OSError):  # a cache from another version: look properly
-            return False
-        if stands:
-            self._kept[name] = entry  # the group file keeps it as it was
-        return stands
+        """Whether the campaign's group entry stands (asked by its `is_quiet` alone; see `standing`)."""
+        return bool(self.standing([name], now, sending, {name: routed}))
+
+    def standing(self, names: list[str], now: dt.datetime, sending: bool, routed: dict[str, frozenset[str]]) -> set[str]:
+        """Those of `names` (`routed`: the sources routed to each) whose group entry stands: nothing fell due, and
+        nothing moved since its own record was copied, that record included; each asked once (a campaign not
+        found here reads its own record). Most members' records differ only in their stamps: what the others
+        hold alike is checked once per run, their stamps with one comparison each, in one loop over the run's
+        campaigns, without a tick's calls per campaign; a member whose record differs more is checked as its
+        own record would be."""
+        found = set()
+        entries, asked, kept, moment = self._entries, self._asked, self._kept, self.moment
+        alone: frozenset[str] = frozenset()
+        for name in names:  # a plain loop, as looks(): every member of a shared inbox at every tick
+            asked.add(name)
+            entry = entries.pop(name, None)
+            if entry is None:
+                continue
+            stamped, fields, group = entry
+            sources = routed.get(name, alone)
+            try:
+                if fields:
+                    record = {**group.common, **fields}
+                    stands = (_holds(record, now, sending, sources, moment) and looks(name, _in_group(record["paths"])) == stamped
+                              and _sources_unmoved(record))
+                else:  # the common fields hold all but the stamps, sources none
+                    stands = group.holds(now, sending, sources, moment) and looks(name, group.looked_at) == stamped
+            except (KeyError, TypeError, ValueError, OSError):  # a cache from another version: look properly
+                continue
+            if stands:
+                kept[name] = entry  # the group file keeps it as it was
+                found.add(name)
+        return found
 
     def own(self, name: str) -> Any:
         """The campaign's own record."""
@@ -344,6 +355,14 @@ def joined(home: str, parent: str, relative: str) -> str:
     if parent not in ("", "/") and relative.startswith("../") and "/" not in sibling and sibling not in ("", ".", ".."):
         return f"{parent}/{sibling}"
     return os.path.normpath(os.path.join(home, relative))
+
+
+def absolute(name: str) -> str:
+    """os.path.abspath(name), without os.path's cost for a folder named as cron names them (absolute and
+    normalised already), which a thousand members of a shared inbox would pay at every tick."""
+    if name[:1] == "/" and name[-1:] != "/" and "//" not in name and "/." not in name:
+        return name
+    return os.path.abspath(name)
 
 
 def _copy(name: str, home: str) -> list[Any] | None:

@@ -388,7 +388,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         before = _record_path(root).read_bytes()
         preview.after_rollback(root, record)  # a turn pbem rollback took back is told and mailed again
         quiet.prepare(root)
-        looked = quiet.looked_at(root, campaign.last_turn + 1, bool(routed))
+        looked = quiet.looked_at(campaign.last_turn + 1, bool(routed))
         seen = quiet.stamps(root, looked)  # before looking: what moves meanwhile is looked at next time
     if smtp is not None and smtp.cafile is None and settings.smtp_ca_file:
         smtp = replace(smtp, cafile=settings.smtp_ca_file)
@@ -429,7 +429,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         quiet.remember(root, looked, seen, record["sources"], _next_due(Campaign.open(root), settings, now), smtp is not None, inbox=keys, routed=routed,
                         shares=shared.pointers(root))
     else:
-        after = quiet.looked_at(root, Campaign.open(root).last_turn + 1, bool(routed))
+        after = quiet.looked_at(Campaign.open(root).last_turn + 1, bool(routed))
         quiet.remember(root, after, quiet.stamps(root, after), record["sources"], None, smtp is not None, only_at=now, inbox=keys, routed=routed,
                         shares=shared.pointers(root))
 

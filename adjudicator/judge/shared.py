@@ -148,7 +148,7 @@ def groups(roots: list[str], records: quiet.Records) -> dict[str, list[str]]:
     pointed: dict[str, set[str]] = {}
     for root in roots:  # (no setdefault: it would make a list and a set per campaign, a thousand of them sharing one source)
         keys, homes = _known(root, records)
-        base = os.path.abspath(root)
+        base = quiet.absolute(root)
         for key in keys:
             if key in readers:
                 readers[key].append(root)

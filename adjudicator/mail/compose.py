@@ -406,16 +406,38 @@ def reminder_messages(campaign: Campaign, missing: list[str], now: dt.datetime) 
     return files, notes
 
 
+OUTBOX_MARK = "mail/outbox/.built"
+"""Moved (one byte longer) by every write into the outbox, before its files: a tick that found nothing to do
+watches this one file (judge/quiet.py), not a folder per turn played. Its writers hold the campaign lock, as
+the quiet check does while it takes its stamps; a message put into the outbox by hand moves nothing, and
+goes with `pbem mail --send` (docs/email-workflow.md). Dot-named: delete it at will (the next tick looks)."""
+
+
 def write_outbox(root: Path, files: dict[str, bytes]) -> list[str]:
     """Write outbox files that are new or changed; return their names. Unchanged files are not touched."""
-    written = []
-    if files:
-        ensure_mail_dir(root)
+    changed = {}
     for name, data in sorted(files.items()):
         path = outbox_dir(root) / name
-        if path.is_file() and path.read_bytes() == data:
-            continue
+        if not (path.is_file() and path.read_bytes() == data):
+            changed[name] = (path, data)
+    if not changed:
+        return []
+    ensure_mail_dir(root)
+    _move_mark(root)
+    for path, data in changed.values():
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic.write_file(path, data)
-        written.append(name)
-    return written
+    return list(changed)
+
+
+def _move_mark(root: Path) -> None:
+    """OUTBOX_MARK one byte longer, made durable before the files it announces are written: a kill or a power
+    cut after them never leaves them unannounced. Its size only grows, so no two writes leave the same stamp,
+    even within one tick of the file system's clock."""
+    outbox_dir(root).mkdir(exist_ok=True)
+    handle = os.open(root / OUTBOX_MARK, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(handle, b".")
+        os.fsync(handle)
+    finally:
+        os.close(handle)

@@ -27,7 +27,7 @@ from ..campaign.folder import Campaign, dump_json
 from ..common import atomic
 from . import inbox
 from .compose import POLICY, MailError, mail_dir, outbox_dir, recipients, text_header
-from .compose import set_recipient
+from .compose import set_recipient, write_outbox
 
 PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 
@@ -207,7 +207,7 @@ def readdress(root: Path, campaign: Campaign, players: dict[int, str]) -> list[s
         fresh = hashlib.sha256(f"{found.group(1)} {spec}".encode()).hexdigest()[:20]
         del message["Message-ID"]
         message["Message-ID"] = old[: found.start(1)] + fresh + old[found.end(1):]
-        atomic.write_file(outbox_dir(root) / name, message.as_bytes(policy=POLICY))
+        write_outbox(root, {name: message.as_bytes(policy=POLICY)})
         rebuilt.append(name)
     return rebuilt
 

@@ -652,11 +652,8 @@ def refresh(root: Path, result: IngestResult, now: dt.datetime) -> None:
             files, _ = acknowledge.build(_Context(turn, _Book([]), now))
         except Exception:  # noqa: BLE001 - it was built once: those words stand rather than stop the tick
             continue
-        for name, data in files.items():
-            path = root / name
-            if not path.is_file() or path.read_bytes() == data or inbox.message_id(inbox.parse(path.read_bytes())) in given:
-                continue
-            atomic.write_file(path, data)
+        _write_files(root, {name: data for name, data in files.items()
+                            if (root / name).is_file() and inbox.message_id(inbox.parse((root / name).read_bytes())) not in given})
 
 
 # -- replies ---------------------------------------------------------------------------
@@ -819,11 +816,20 @@ def _message(ctx: _Context, entry: Entry, body: str, to: tuple[str, str], what: 
 def _write(root: Path, decision: _Decision) -> None:
     """The message's files, then its record: a crash in between leaves files that the next run,
     which handles the message again, writes again with the same bytes."""
-    for name, data in decision.files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_file(path, data)
+    _write_files(root, decision.files)
     record(root, [decision.entry] + ([decision.replaced] if decision.replaced else []))
+
+
+def _write_files(root: Path, files: dict[str, bytes]) -> None:
+    """Files named from the campaign folder; those of the outbox through its one writer, which moves the mark
+    a quiet tick watches (compose.write_outbox)."""
+    outbox = compose.outbox_dir(Path(".")).as_posix() + "/"
+    compose.write_outbox(root, {name[len(outbox):]: data for name, data in files.items() if name.startswith(outbox)})
+    for name, data in files.items():
+        if not name.startswith(outbox):
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic.write_file(path, data)
 
 
 def ingest(root: Path, sources: list[Path], *, now: dt.datetime, tick: bool = False) -> IngestResult:
