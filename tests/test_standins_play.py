@@ -193,11 +193,36 @@ def test_an_identity_stand_in_orders_ahead_as_far_as_its_plan_goes_and_keeps_hig
             assert down == sorted(down, reverse=not keep_high), over
 
 
+def _identity_bid(hand: list[str]) -> int:
+    """The sum the stand-in bids at the start of a four-player deal with `hand` as Ann's."""
+    from adjudicator.games.identity.cards import number
+
+    game = GAMES["identity"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.title()) for p in ("ann", "bob", "cat", "dan")], options, Rng("identity-bid", 0))
+    state["hands"]["ann"] = sorted(hand)
+    orders = game.standin_orders(game.view(state, "ann"), "ann", Rng("identity-bid", 1).stream("standin/ann"))
+    return sum(number(card) for card in orders[0]["bid"])
+
+
+def test_an_identity_stand_in_bids_below_zero_with_a_hand_that_wins_less_than_its_face_down_plays_lose() -> None:
+    """A deal brings a seat about one minus trick whatever its cards, and a hand without a card above
+    +2 seldom takes a plus trick: the stand-in bids below zero with it (it bid 0 when the estimate left
+    out the face-down plays, and its bids stayed near two whatever the hand: docs/standins.md). A hand
+    of eight cards of +3 and +4 bids 4 or more (it bid 3: a +4 left in the hand wins most of a trick)."""
+    weak = [f"{colour}{n:+d}" for colour in ("orange", "purple", "blue") for n in (-3, -2, -1, 1)] + ["green+2", "green-1"]
+    strong = [f"{colour}{n:+d}" for colour in ("orange", "purple", "blue", "green") for n in (4, 3)] + [
+        "orange-3", "purple-2", "blue-1", "green+1", "orange+2", "purple-1"]
+    assert _identity_bid(weak) < 0
+    assert _identity_bid(strong) >= 4
+
+
 # -- campaigns the stand-ins played before they changed -----------------------------------------
 
 OLDER = Path(__file__).resolve().parent / "campaigns" / "older-standins"
-"""Made with the stand-ins of Sid's Secrets and Jekyll vs Hyde as they were before issue 29's last
-changes (every seat the stand-in's, at the GM's word): pbem at commit 86fce19."""
+"""Made with the stand-ins as they were before they last changed (every seat the stand-in's, at the GM's
+word): Sid's Secrets and Jekyll vs Hyde before issue 29's last changes (pbem at commit 86fce19), Identity
+before its bid counted the face-down plays (at commit 53b198f)."""
 
 
 @pytest.mark.parametrize("made", sorted(OLDER.iterdir()), ids=lambda p: p.name)
