@@ -142,3 +142,17 @@ def test_pbem_ingest_tells_the_missing_as_a_resignation_later_in_the_mail_leaves
     assert code == 0 and "1 filed" in out, out
     body = read(root, "turn-001/ack-00001.eml").get_body(("plain",)).get_content()
     assert "Still missing for turn 1: María." in body, body
+
+
+def test_an_absence_the_gm_grants_by_command_makes_a_quiet_campaign_look(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gm/absences.yaml is no stamp of the quiet check: a grant by `pbem absence --grant` made the judge
+    skip the campaign as quiet, and the deadline moved (and the players heard of it) only at the next reminder."""
+    root = campaign(tmp_path, judge={"absences": "auto", "absence_budget": "5 days"})
+    assert pbem(capsys, "run", root, "--now", "2026-12-01T12:00+00:00")[0] == 0
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:05+00:00")
+    assert code == 0 and "nothing to do" in out, out  # quiet: the next tick would skip it
+    code, out = pbem(capsys, "absence", root, "tony", "--grant", "2026-12-07", "2026-12-09")
+    assert code == 0, out
+    code, out = pbem(capsys, "run", root, "--now", "2026-12-01T12:10+00:00")
+    assert code == 0 and "the deadline of turn 1 moved" in out and "for an absence of tony" in out, out
+    assert sorted(n.split("/")[1].split("-")[1] for n in outbox(root) if "/deadline-" in n) == ["david", "maria", "tony"]

@@ -20,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from ..campaign.folder import Campaign
     from ..common import atomic
     from ..campaign import absences
+    from ..judge import quiet
 
     root = Path(args.dir)
     Campaign.open(root)
@@ -29,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
             raise Failure("absence --grant needs the seat: pbem absence DIR SEAT --grant FROM TO")
         with atomic.locked(root):
             added = absences.grant(Campaign.open(root), args.seat, *args.grant)
+            quiet.forget(root)  # gm/absences.yaml is no stamp of the quiet check: the next tick looks (judge: absences: auto)
         out.print(f"Granted: {added.seat}, {added.text} (gm/absences.yaml; listed in every status reply).", markup=False)
         out.print(f"To move the deadline as well: pbem deadline {args.dir} --extend DURATION", markup=False)
         return 0
