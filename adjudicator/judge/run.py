@@ -42,7 +42,7 @@ from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import IngestResult, ingest, load_index, refresh
-from ..campaign.standins import Due, abandoned_by, standins_record
+from ..campaign.standins import abandoned_by, standins_record
 from . import absences as absence_tick
 from . import letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
@@ -213,7 +213,7 @@ def _adjudicate(root: Path, settings: JudgeSettings, now: dt.datetime, tick: Tic
     except (Refused, CampaignError) as exc:
         return str(exc)
     done = Campaign.open(root)
-    gone = _abandoned_by(done, done.last_turn)
+    gone = abandoned_by(done, done.last_turn)  # told with that turn, as pbem adjudicate and the seat's report mail do
     if gone:
         words += f"; abandoned: {', '.join(seat.seat for seat in gone)} (the stand-in plays from turn {done.last_turn + 1})"
     tick.done.append(words)
@@ -434,12 +434,6 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
                         shares=shared.pointers(root))
 
 
-def _abandoned_by(campaign: Campaign, turn: int, record: dict[str, dict[str, Any]] | None = None) -> list[Due]:
-    """The seats adjudicated turn `turn` abandoned, which the stand-in plays from the next: the tick's line and
-    the digest tell them with that turn, as `pbem adjudicate` does (and the seat's report mail, mail/preface.py)."""
-    return abandoned_by(campaign, turn, record)
-
-
 def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
     and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
@@ -455,7 +449,7 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     # stand-in first plays it: the GM may still want to write to the player or turn the stand-in off.
     facts += [f"{seat.seat} abandoned after {plural(seat.after or 0, 'turn')} without valid orders in a row: the stand-in plays the seat "
               f"from turn {turn + 1} (pbem standin {campaign.root} {seat.seat} off stops it)"
-              for seat in _abandoned_by(campaign, turn, record)]
+              for seat in abandoned_by(campaign, turn, record)]
     new = sorted(seat for seat in record if seat not in before)
     if new:
         facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))

@@ -465,7 +465,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        written = None if ctx.over else _sentences(ctx, message, seat_by_address)
+        written = _sentences(ctx, message, seat_by_address)  # the game is not over: that was answered above
         if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
             # lines of their own, none read (above the quoted report's untouched form, or with no form anywhere),
             # and no attachment that may be the orders: answer what they wrote, line by line, never where a form was
@@ -561,11 +561,10 @@ def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]
     shown = Submission(player=written.seat, status="accepted", readings=written.readings)
     renderer = Renderer.for_campaign(ctx.campaign.game.id, ctx.campaign.root, ctx.campaign.site_base_url)
     fix = ["", "Your lines, each read as an order:", *renderer.readings(shown, "would do"), ""]
-    if not ctx.over:
-        fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
-                   + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
-        examples = ctx.campaign.game.form_examples(ctx.turn.position.view_of(written.seat), written.seat)
-        fix += ["Lines the judge reads for your seat now, for example:", *(f"  {example}" for example in examples)] if examples else []
+    fix.append(f"Write each order on a line of its own, as said above, and send them again for turn {ctx.pending}"
+               + (" with your password: line" if ctx.campaign.uses_passwords else "") + ", or send help for the order format.")
+    examples = ctx.campaign.game.form_examples(ctx.turn.position.view_of(written.seat), written.seat)
+    fix += ["Lines the judge reads for your seat now, for example:", *(f"  {example}" for example in examples)] if examples else []
     return reason, fix
 
 
