@@ -60,6 +60,8 @@ def _check(root: Path, tmp_path: Path, orders: str, capsys: pytest.CaptureFixtur
     ("SID 2 steal ed wu 10", []),
     ("SID 4 steals Diaz's secret 9", [{"sid": 4, "steal": {"player": "carla", "secret": 9}}]),
     ("SID 2 steal Wu 10", []),
+    ("SIDs 3 and 7 steal Bob 9", [{"sid": 3, "steal": {"player": "bob", "secret": 9}}, {"sid": 7, "steal": {"player": "bob", "secret": 9}}]),
+    ("my SIDs 1, 2 & 5 sit on my 10", [{"sid": 1, "guard": 10}, {"sid": 2, "guard": 10}, {"sid": 5, "guard": 10}]),
 ])
 def test_a_secrets_sentence_is_the_orders_it_means(written: str, orders: list) -> None:
     """Design 17: the rulebook's shorthand, the players' own verbs and word orders, several orders in one
