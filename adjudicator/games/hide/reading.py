@@ -429,6 +429,28 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
             later.meaning += f" (if the {words(kept[0].order['target'])} cannot be chosen)"
 
 
+_FALLBACK = re.compile(r"(\s*[,;]?\s*\b(?:or(?:\s+else)?|else|otherwise|then|failing\s+that)\b[\s,:]*|\s*;\s*)", re.IGNORECASE)
+"""Between a first choice and the next in one line: "the submarine, or the power plant if I can't"."""
+_BARE_OR = re.compile(r"\s*,?\s*or\s*\Z", re.IGNORECASE)
+_CONDITION = re.compile(r"\bif\b", re.IGNORECASE)
+
+
+def choices_in(item: Any) -> list[Any]:
+    """The identity step's choices one line holds, first choice first: "I go for the submarine, or the
+    power plant if I can't" and "the sub, then the sat" are two, as if written on two lines, when each
+    part names one building. "The submarine or the satellite", with no "if" after its "or", says
+    neither which comes first nor that the second is a fallback: it stays one line naming two buildings,
+    answered with both, never guessed (HIDE-28)."""
+    if not isinstance(item, str) or len(_buildings_in(choice(item))) < 2:
+        return [item]
+    pieces = _FALLBACK.split(item)  # choice, link, choice, link, ...
+    parts, links = pieces[0::2], pieces[1::2]
+    if any(_BARE_OR.fullmatch(link) and not _CONDITION.search(after) for link, after in zip(links, parts[1:])):
+        return [item]
+    parts = [part for part in parts if part.strip()]
+    return parts if len(parts) > 1 and all(len(_buildings_in(choice(part))) == 1 for part in parts) else [item]
+
+
 def _word_of(item: Any, what: str, allowed: list[str]) -> str:
     said = choice(str(item))
     match = _TARGET.fullmatch(said)
