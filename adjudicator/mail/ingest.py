@@ -456,6 +456,11 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address, lambda seat: ctx.book.seats[(ctx.pending, seat)], MESSAGES_PER_SENDER)
     asked = commands.orders_with(message)  # a command in the Subject and orders in the body: both (design 17)
     command = None if asked is not None else commands.recognise(message)
+    written: sentences.Sentences | None = None  # the mail's sentences as the seat's orders, once read
+    if command is not None and commands.files_orders(command) and not ctx.over:
+        written = _sentences(ctx, message, seat_by_address)
+        if written is not None and written.read:  # sentences under that Subject are orders as without it (design 17)
+            asked, command = command, None
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
     if ctx.over:  # design 15: whatever a player sends after the last turn, in a form or in words, gets one reply
@@ -465,7 +470,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        written = _sentences(ctx, message, seat_by_address)  # the game is not over: that was answered above
+        written = written or _sentences(ctx, message, seat_by_address)  # the game is not over: that was answered above
         if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
             # lines of their own, none read (above the quoted report's untouched form, or with no form anywhere),
             # and no attachment that may be the orders: answer what they wrote, line by line, never where a form was
