@@ -76,3 +76,19 @@ def test_a_report_subject_over_words_that_are_no_order_is_the_report_alone(tmp_p
     code, out = tick(capsys, root, now=NOW)
     assert code == 0 and "(0 filed, 1 answered, 0 rejected)" in out, out
     assert not (root / "turn-001" / "orders" / "tony.yaml").exists()
+
+
+def test_a_report_subject_over_lines_none_of_which_stands_answers_each_line_and_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As without the Subject, lines meant as orders and all void are answered line by line and nothing is
+    filed; the report asked for comes in the same reply, never in place of the answer about the orders."""
+    root = campaign(tmp_path, passwords=True)
+    body = f"password: {_password(root, 'tony')}\nSID 3 steal kostas 10\n"
+    append_mbox(tmp_path / "spies.mbox", _sentences("Tony <tony@example.org>", "Re: report", body))
+    code, out = tick(capsys, root, now=NOW)
+    assert code == 0 and "(0 filed, 1 rejected)" in out, out
+    assert not (root / "turn-001" / "orders" / "tony.yaml").exists()
+    [path] = sorted((root / "mail" / "outbox" / "turn-001").glob("ack-*.eml"))
+    text = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
+    assert "your message was NOT filed as orders" in text and "there is no player called 'kostas'" in text
+    assert "Your Subject also asked 'report'. The answer:" in text and "Opening report for Tony (tony)" in text
+    assert "was not answered" not in text
