@@ -37,12 +37,18 @@ def _acknowledgement(root: Path) -> email.message.EmailMessage:
     return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
 
 
-def test_a_report_subject_over_sentences_files_them_and_answers_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _tonys_mail(tmp_path: Path, capsys: pytest.CaptureFixture[str], subject: str, lines: str) -> tuple[Path, str]:
+    """A Secrets campaign with passwords, and one judge's tick of Tony's mail of `lines` under his password."""
     root = campaign(tmp_path, passwords=True)
-    body = f"password: {_password(root, 'tony')}\nSID 3 steal david 10\nSID 4 guard secret 10\nSID 6 steal maria 9\n"
-    append_mbox(tmp_path / "spies.mbox", _sentences("Tony <tony@example.org>", "report", body))
+    append_mbox(tmp_path / "spies.mbox", _sentences("Tony <tony@example.org>", subject, f"password: {_password(root, 'tony')}\n{lines}"))
     code, out = tick(capsys, root, now=NOW)
-    assert code == 0 and "(1 filed, 0 rejected)" in out, out
+    assert code == 0, out
+    return root, out
+
+
+def test_a_report_subject_over_sentences_files_them_and_answers_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, out = _tonys_mail(tmp_path, capsys, "report", "SID 3 steal david 10\nSID 4 guard secret 10\nSID 6 steal maria 9\n")
+    assert "(1 filed, 0 rejected)" in out, out
     filed = yaml.safe_load((root / "turn-001" / "orders" / "tony.yaml").read_text(encoding="utf-8"))
     assert filed["orders"] == ["SID 3 steal david 10", "SID 4 guard secret 10", "SID 6 steal maria 9"]
     _, status, _ = pbem(capsys, "status", root)
@@ -70,22 +76,16 @@ def test_a_reply_to_a_hide_report_with_a_sentence_files_it(tmp_path: Path, capsy
 
 
 def test_a_report_subject_over_words_that_are_no_order_is_the_report_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = campaign(tmp_path, passwords=True)
-    body = f"password: {_password(root, 'tony')}\nCould you send it again please?\n"
-    append_mbox(tmp_path / "spies.mbox", _sentences("Tony <tony@example.org>", "report", body))
-    code, out = tick(capsys, root, now=NOW)
-    assert code == 0 and "(0 filed, 1 answered, 0 rejected)" in out, out
+    root, out = _tonys_mail(tmp_path, capsys, "report", "Could you send it again please?\n")
+    assert "(0 filed, 1 answered, 0 rejected)" in out, out
     assert not (root / "turn-001" / "orders" / "tony.yaml").exists()
 
 
 def test_a_report_subject_over_lines_none_of_which_stands_answers_each_line_and_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """As without the Subject, lines meant as orders and all void are answered line by line and nothing is
     filed; the report asked for comes in the same reply, never in place of the answer about the orders."""
-    root = campaign(tmp_path, passwords=True)
-    body = f"password: {_password(root, 'tony')}\nSID 3 steal kostas 10\n"
-    append_mbox(tmp_path / "spies.mbox", _sentences("Tony <tony@example.org>", "Re: report", body))
-    code, out = tick(capsys, root, now=NOW)
-    assert code == 0 and "(0 filed, 1 rejected)" in out, out
+    root, out = _tonys_mail(tmp_path, capsys, "Re: report", "SID 3 steal kostas 10\n")
+    assert "(0 filed, 1 rejected)" in out, out
     assert not (root / "turn-001" / "orders" / "tony.yaml").exists()
     [path] = sorted((root / "mail" / "outbox" / "turn-001").glob("ack-*.eml"))
     text = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
