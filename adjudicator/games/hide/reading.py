@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .. import players
-from ..base import Reading, View, VoidOrder
+from ..base import Reading, View, VoidOrder, others_stand
 from .components import (
     BUILDINGS,
     COLOURS,
@@ -508,19 +508,29 @@ def write(item: Any) -> str:
 
 def instead(view: View, player: str, readings: list[Reading]) -> str:
     """What the rules put in place of void or missing orders (HIDE-16), from what the player sees: the
-    richest building secured or targeted, the first die of the pool picked; "" when the orders that stand settle it."""
+    richest building secured or targeted, the first die of the pool picked; where an order that stands
+    settles it, that this one changes nothing and which order plays (design 17: never only "does nothing")."""
     stage = view["stage"]
-    if stage == "security":
-        if any(r.order is not None and "security" in r.order for r in readings):
-            return ""
-        return f"With no valid security order, the richest building, the {words(richest(view['buildings']))}, is secured (HIDE-16)."
-    if stage == "identity":
-        if any(r.order is not None and "target" in r.order for r in readings):
-            return ""
+    if stage in ("security", "identity"):
+        kept = next((r for r in readings if _settles(r, stage)), None)
+        if kept is not None:
+            what = "secured building" if stage == "security" else "target"
+            return f"In its place nothing changes: your {what} stays the {words(str(kept.order[_KEY[stage]]))}, as your order {kept.index + 1} says."  # type: ignore[index]
+        if stage == "security":
+            return f"With no valid security order, the richest building, the {words(richest(view['buildings']))}, is secured (HIDE-16)."
         allowed = [b for b in BUILDINGS if b != view["security"]]
         return (f"With no valid target, the richest building you may target, the {words(richest(view['buildings'], allowed))}, "
                 "becomes your target (HIDE-16).")
-    if any(r.order is not None and "pick" in r.order for r in readings):
-        return ""
+    kept = next((r for r in readings if r.order is not None and "pick" in r.order), None)
+    if kept is not None:
+        return f"In its place nothing is done: your pick is played as your order {kept.index + 1} says{others_stand(readings)}."
     return ("With no valid pick, you take the first die of the pool that would land in front of you, with the default gun "
-            "turn and shot (HIDE-16); your other orders stand.")
+            f"turn and shot (HIDE-16){others_stand(readings)}.")
+
+
+_KEY = {"security": "security", "identity": "target"}
+"""The key of the order that settles each stage before the missions."""
+
+
+def _settles(reading: Reading, stage: str) -> bool:
+    return reading.order is not None and _KEY[stage] in reading.order
