@@ -221,14 +221,19 @@ def broken(text: str, cls: str, room: float, most: int = 3) -> list[str]:
 
 def wrapped(items: list[str], cls: str, room: float, joiner: str = ", ") -> list[str]:
     """`items` joined by `joiner` into lines of class `cls` of at most `room` px, all at its size: a line
-    breaks between items, and within an item too long for a line of its own between its words (`broken`)."""
+    breaks between items (the joiner's comma at its end), and within an item too long for a line of its own
+    between its words (`broken`)."""
     size, bold = _font(cls)
+    mark = joiner.rstrip()  # it ends a line the list goes on from, so that a list read down the lines stays a list
+    room -= text_width(mark, size, bold)  # and has its room in every line
     lines: list[str] = []
     for item in items:
         joined = lines[-1] + joiner + item if lines else item
         if lines and text_width(joined, size, bold) <= room:
             lines[-1] = joined
         else:
+            if lines:
+                lines[-1] += mark
             lines += broken(item, cls, room, most=4)
     return lines
 
