@@ -44,16 +44,18 @@ DEMO_TURN_LIMIT = 500
 
 
 def play(
-    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: Sequence[str] = DEMO_NAMES, standins: bool = False
+    root: Path, game_id: str, seed: str, players: int | None, passwords: bool = True, ids: Sequence[str] = DEMO_NAMES, standins: bool = False,
+    names: Sequence[str] = (),
 ) -> Campaign:
-    """Play a whole campaign; `ids` are the seats' ids (the first `players` of them); with
-    `standins`, every seat is played by the game's stand-in instead of a random legal player."""
+    """Play a whole campaign; `ids` are the seats' ids (the first `players` of them), `names` their display
+    names in the same order (by default each id capitalised); with `standins`, every seat is played by
+    the game's stand-in instead of a random legal player."""
     game = games.get(game_id)
     count = players or min(max(game.min_players, 4), game.max_players)
     campaign = create(
         root,
         game_id,
-        [{"id": name, "name": name.capitalize()} for name in ids[:count]],
+        [{"id": seat, "name": names[i] if i < len(names) else seat.capitalize()} for i, seat in enumerate(ids[:count])],
         seed=seed,
         name=f"demo-{game_id}",
         passwords=passwords,

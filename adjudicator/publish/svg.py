@@ -9,7 +9,9 @@ or a word as well, so nothing is told by colour alone. Every text is escaped.
 
 from __future__ import annotations
 
+import re
 from html import escape
+from itertools import combinations
 
 from . import fontwidth
 
@@ -84,6 +86,15 @@ class Drawing:
         fitted = "" if room is None else _fitted(str(shown), cls, room, self.smallest)
         self._parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{where} class="{cls}"{fitted}>{text_of(shown)}</text>')
 
+    def lines(self, x: float, y: float, lines: list[str], cls: str, anchor: str = "start", room: float = 0, leading: float = 12) -> None:
+        """A text already `broken` into lines, the first at `y`, each `leading` under the one above, all
+        at one size: the size the widest needs to fit `room` (a name does not change size halfway)."""
+        where = "" if anchor == "start" else f' text-anchor="{anchor}"'
+        size = min(_shrunk(line, cls, room, self.smallest) for line in lines)
+        for i, line in enumerate(lines):
+            fitted = _fitted(line, cls, room, self.smallest, size)
+            self._parts.append(f'<text x="{_num(x)}" y="{_num(y + i * leading)}"{where} class="{cls}"{fitted}>{text_of(line)}</text>')
+
     def svg(self) -> str:
         title_id, desc_id = f"{self.key}-title", f"{self.key}-desc"
         head = (
@@ -157,28 +168,73 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return units * size / 1000 * 1.02
 
 
-def _fitted(text: str, cls: str, room: float, smallest: float) -> str:
-    """The attributes that make `text` of class `cls` fit `room` px, no smaller than `smallest`: none when it fits as it is."""
-    size, bold = next((SIZES[c] for c in cls.split() if c in SIZES), SIZES["label"])
+def _font(cls: str) -> tuple[float, bool]:
+    """The size (px) and boldness of a text of class `cls`."""
+    return next((SIZES[c] for c in cls.split() if c in SIZES), SIZES["label"])
+
+
+def _shrunk(text: str, cls: str, room: float, smallest: float) -> float:
+    """The size `text` of class `cls` is set at to fit `room` px: its own, or smaller, but not below `smallest`."""
+    size, bold = _font(cls)
     wide = text_width(text, size, bold)
-    if wide <= room:
+    return size if wide <= room else max(smallest, int(size * room / wide * 2) / 2)  # to half a pixel, so the bytes are stable
+
+
+def _fitted(text: str, cls: str, room: float, smallest: float, size: float | None = None) -> str:
+    """The attributes that make `text` of class `cls` fit `room` px at `size` (by default the largest that
+    fits, no smaller than `smallest`), squeezed where it is still too wide: none when it fits as it is."""
+    own, bold = _font(cls)
+    size = _shrunk(text, cls, room, smallest) if size is None else size
+    if size == own and text_width(text, size, bold) <= room:
         return ""
-    smaller = max(smallest, int(size * room / wide * 2) / 2)  # to half a pixel, so the bytes are stable
-    if text_width(text, smaller, bold) <= room:
-        return f' style="font-size:{_num(smaller)}px"'
-    return f' style="font-size:{_num(smaller)}px" textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
+    style = f' style="font-size:{_num(size)}px"'
+    if text_width(text, size, bold) <= room:
+        return style
+    return f'{style} textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
 
 
-def wrapped(items: list[str], size: float, room: float, joiner: str = ", ") -> list[str]:
-    """`items` joined by `joiner` into lines of at most `room` px at `size` px: a line breaks between
-    items only, so a name is never split; an item longer than the room has a line of its own."""
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """Where `text` may break: each piece with what joins it to the next (a space between words, nothing
+    after a hyphen: "Fitzwilliam-" and "Ashworth" are one word broken where it is joined)."""
+    pieces = []
+    for word in text.split():
+        parts = re.split(r"(?<=-)(?=[^-])", word)
+        pieces += [(part, "") for part in parts[:-1]] + [(parts[-1], " ")]
+    return pieces
+
+
+def broken(text: str, cls: str, room: float, most: int = 3) -> list[str]:
+    """`text` (a name) in as few lines of class `cls` as set it at its own size within `room`, at most
+    `most`, broken between its words or after a hyphen, never inside a word, and as even as they can be.
+    Where no way fits, the way whose widest line is the narrowest, so that it shrinks the least."""
+    size, bold = _font(cls)
+    pieces = _pieces(text)
+    ways = []
+    for count in range(min(most, len(pieces))):
+        for cuts in combinations(range(1, len(pieces)), count):
+            bounds = [0, *cuts, len(pieces)]
+            lines = ["".join(p + j for p, j in pieces[a:b]).strip() for a, b in zip(bounds, bounds[1:])]
+            widest = max(text_width(line, size, bold) for line in lines)
+            ways.append(((0, len(lines), widest) if widest <= room else (1, widest, len(lines)), lines))
+    return min(ways, key=lambda way: way[0])[1] if ways else [text]
+
+
+def wrapped(items: list[str], cls: str, room: float, joiner: str = ", ") -> list[str]:
+    """`items` joined by `joiner` into lines of class `cls` of at most `room` px, all at its size: a line
+    breaks between items (the joiner's comma at its end), and within an item too long for a line of its own
+    between its words (`broken`)."""
+    size, bold = _font(cls)
+    mark = joiner.rstrip()  # it ends a line the list goes on from, so that a list read down the lines stays a list
+    room -= text_width(mark, size, bold)  # and has its room in every line
     lines: list[str] = []
     for item in items:
         joined = lines[-1] + joiner + item if lines else item
-        if lines and text_width(joined, size) <= room:
+        if lines and text_width(joined, size, bold) <= room:
             lines[-1] = joined
         else:
-            lines.append(item)
+            if lines:
+                lines[-1] += mark
+            lines += broken(item, cls, room, most=4)
     return lines
 
 
