@@ -39,9 +39,7 @@ TWO_WORD_NAMES = ("Konstantinos Papadopoulos", "Bartholomew Fitzwilliam-Ashworth
 of its width and set a player's own name at 8 px; each game seats as many of them as it takes (up to six)."""
 TABLES = {"long": (), "two-word": TWO_WORD_NAMES}
 """The names each game's demo is played with: the ids of LONG_NAMES capitalised, or the two-word names."""
-TWO_WORD_GAMES = ("hide", "identity", "secrets")
-"""The games whose boards give two-word names their lines (Hide the Kids!' does not yet: its furniture and kid rows squeeze them)."""
-SETTINGS = [(game, table) for game in sorted(GAMES) for table in TABLES if table == "long" or game in TWO_WORD_GAMES]
+SETTINGS = [(game, table) for game in sorted(GAMES) for table in TABLES]
 
 
 def demo(root: Path, setting: tuple[str, str]) -> Campaign:
