@@ -468,3 +468,20 @@ def test_the_jekyll_chart_follows_the_marker_from_each_side_and_an_unranked_roun
         assert paint.standing(view) == {hyde: view["marker"], jekyll: view["track"] - view["marker"]}
     opening = campaign.game.view(campaign.state(0), None)
     assert opening["ranking"] == [] and "none yet: the first colour played ranks lowest" in paint.board(opening, "o").svg()
+
+
+def test_a_long_jekyll_track_goes_on_in_lines_of_spaces_that_never_overlap(tmp_path: Path) -> None:
+    """The track option goes to 40 steps: on the wide board 41 spaces of 24 units overlapped in
+    one line of 600; they now go on in a second line, and what is drawn under the track moves down."""
+    from adjudicator.publish.pictures import painter
+
+    campaign = play(tmp_path / "c", "jekyll", seed="site-1", players=2, passwords=False)
+    view = campaign.game.view(campaign.state(campaign.last_turn), None) | {"track": 40, "marker": 33}
+    for narrow in (False, True):
+        svg = painter("jekyll").board(view, "t", narrow=narrow).svg()
+        spaces = [tuple(map(float, m)) for m in re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="24" height="24"[^>]*><title>space \d+', svg)]
+        assert len(spaces) == 41
+        assert all(abs(ax - bx) >= 24 or abs(ay - by) >= 24 for i, (ax, ay) in enumerate(spaces) for bx, by in spaces[:i]), f"narrow={narrow}"
+        lowest = max(y for _, y in spaces)
+        ranking = float(re.search(r'<text x="10" y="([\d.]+)"[^>]*>suit ranking', svg).group(1))  # type: ignore[union-attr]
+        assert ranking > lowest + 24 + 30, f"narrow={narrow}: the suit ranking stands under the track's last line"

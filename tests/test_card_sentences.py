@@ -76,7 +76,7 @@ def test_a_check_of_the_same_lines_reads_them_as_filing_does(tmp_path: Path) -> 
     assert entry.status == "answered" and not (root / "turn-001" / "orders" / "ann.yaml").exists()
     text = " ".join(reply.get_content().split())
     assert "accepted" not in text and "without the word check." not in text, text
-    assert "no line reads as an order, so sent without the word check they would NOT be filed" in text
+    assert "no line stands as an order (each is answered below with why), so sent without the word check they would NOT be filed" in text
     assert "green is not in this game" in text and "In its place both bid cards are drawn at random" in text
 
 

@@ -127,3 +127,37 @@ def test_the_opening_boards_say_what_has_not_happened_yet_in_the_games_words(tmp
     first = hidekids.board(kids.game.view(kids.state(0), None), "k").svg()
     assert "nothing lifted yet" in first and "the wolf lifted the framed pieces this turn" not in first
     assert "the wolf lifted the framed pieces this turn" in hidekids.board(kids.game.view(kids.state(1), None), "k").svg()
+
+
+def test_a_reports_html_flows_its_paragraphs_and_keeps_its_tables_and_form_line_for_line(tmp_path: Path) -> None:
+    """Trial 7: the HTML part was the text report in a <pre>, so on a phone (some 45 columns) every line
+    the template broke at 72 broke again, and the rules of '=' ran off the screen. Prose the template
+    broke is one paragraph now; tables, lists and the order form stay as written; a rule is a rule."""
+    from adjudicator.mail.plainhtml import text_html
+
+    text = ("Sid Winter 2026 (Sid's Secrets): welcome, Ann.\n\n"
+            "To send orders, reply to this message with your order file attached (a\n"
+            ".yaml file) or pasted into the body, starting with the line 'player: ann',\n"
+            "as the order form at the end of the report shows. A message whose Subject is a command\n"
+            "to the judge:\n"
+            "  help               this list, the order format and the deadline\n"
+            + "=" * 72 + "\n"
+            "STANDINGS\n"
+            "  Ann                 0 points   10 secrets, 7 SIDs left\n"
+            "Send it back as ann.yaml (or paste it into your mail), every line below as it is:\n\n"
+            "# Lines starting with # are ignored. To give an order, copy an example line below orders:,\n"
+            "# remove its # and fill it in. Sent back untouched, this form is a valid file of no orders.\n"
+            "player: ann\nturn: 1\norders:\n#  - {sid: 1, guard: N}\n")
+    page = text_html(text)
+    assert ("To send orders, reply to this message with your order file attached (a .yaml file) or pasted into the body, "
+            "starting with the line &#x27;player: ann&#x27;, as the order form at the end of the report shows. A message "
+            "whose Subject is a command to the judge:\n  help  ") in page
+    assert ">STANDINGS\n  Ann                 0 points" in page, "a heading and a table row stay lines of their own"
+    assert "below orders:,\n# remove its #" in page and "\nplayer: ann\nturn: 1\norders:\n#  - {sid: 1, guard: N}" in page
+    assert "=" * 10 not in page and page.count("<hr>") == 1
+    assert page.count("<pre ") == 2
+
+    campaign, pages = _welcome_html(tmp_path / "s", "secrets", "flow-1")
+    for page in pages.values():  # a real welcome's HTML part: its first paragraph flows, its form stays
+        assert "order file attached (a .yaml file) or pasted into the body" in page
+        assert "\norders:\n" in page

@@ -58,6 +58,10 @@ def _check(root: Path, tmp_path: Path, orders: str, capsys: pytest.CaptureFixtur
     ("SID 2 steal Carla Diaz 10", [{"sid": 2, "steal": {"player": "carla", "secret": 10}}]),
     ("SID 2 steal CARLA DÍAZ 10", [{"sid": 2, "steal": {"player": "carla", "secret": 10}}]),
     ("SID 2 steal ed wu 10", []),
+    ("SID 4 steals Diaz's secret 9", [{"sid": 4, "steal": {"player": "carla", "secret": 9}}]),
+    ("SID 2 steal Wu 10", []),
+    ("SIDs 3 and 7 steal Bob 9", [{"sid": 3, "steal": {"player": "bob", "secret": 9}}, {"sid": 7, "steal": {"player": "bob", "secret": 9}}]),
+    ("my SIDs 1, 2 & 5 sit on my 10", [{"sid": 1, "guard": 10}, {"sid": 2, "guard": 10}, {"sid": 5, "guard": 10}]),
 ])
 def test_a_secrets_sentence_is_the_orders_it_means(written: str, orders: list) -> None:
     """Design 17: the rulebook's shorthand, the players' own verbs and word orders, several orders in one
@@ -119,3 +123,22 @@ def test_a_player_line_without_the_names_accents_is_the_seat(secrets: Path, tmp_
     code = main(["check", str(order), "--campaign", str(secrets)])
     out = " ".join(capsys.readouterr().out.split())
     assert code == 0 and "is not a player" not in out, out
+
+
+def test_a_player_is_named_by_one_word_of_the_display_name_as_at_the_table() -> None:
+    """An outside trial: four players of nine wrote `SID 6 steal Bartholomew 9` for "Bartholomew
+    Fitzwilliam-Ashworth" and lost the order ("there is no player called 'Bartholomew'"). A word of the
+    name now names the player; a word two names share names both (answered, never guessed); an id, a
+    whole name and a one-word name still come first."""
+    from adjudicator.games.players import named
+
+    seats = ["bart", "kostas", "ed1", "ed2", "wu"]
+    names = {"bart": "Bartholomew Fitzwilliam-Ashworth", "kostas": "Konstantinos Papadopoulos", "ed1": "Ed Wu",
+             "ed2": "Ed Smith", "wu": "Wu"}
+    assert named(seats, names, "Bartholomew") == ["bart"]
+    assert named(seats, names, "fitzwilliam-ashworth") == ["bart"]
+    assert named(seats, names, "PAPADOPOULOS") == ["kostas"]
+    assert named(seats, names, "Ed") == ["ed1", "ed2"]
+    assert named(seats, names, "Wu") == ["wu"], "the seat whose id (and whole name) is Wu, not a word of Ed Wu's"
+    assert named(seats, names, "Smith") == ["ed2"]
+    assert named(seats, names, "Fitzwilliam") == [], "a part of a hyphenated word is no word of the name"

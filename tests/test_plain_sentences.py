@@ -96,6 +96,16 @@ def test_every_sentence_meant_as_an_order_is_answered_and_the_subject_says_some_
     assert "Thanks" not in text and "iPhone" not in text
 
 
+def test_lines_read_but_void_for_a_detail_are_not_said_to_read_as_no_order(campaign: Path, tmp_path: Path) -> None:  # noqa: F811
+    # A trial's player named players of another table: the lines are orders, void for the name; the summary
+    # says none could be filed, not that none reads as an order, and each line says why.
+    body = f"password: {passwords(campaign)['tony']}\nSID 3 steal kostas 10\nSID 6 steal zoe 9\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, subject="turn 1", message_id="<k1@x>")])], now=NOW).entries
+    assert entry.status == "rejected" and entry.reason.startswith("no line of your mail could be filed as an order (each line is answered below with why)")
+    text = _ack(campaign)
+    assert "reads as an order" not in text and "there is no player called 'kostas'" in text and "there is no player called 'zoe'" in text
+
+
 def test_pbem_check_reads_a_file_of_sentences_as_the_judge_reads_the_mail(campaign: Path, tmp_path: Path,  # noqa: F811
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     # Design 17: the same reading for a mail body and `pbem check FILE`.

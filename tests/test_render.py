@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,19 @@ def test_the_secrets_standings_count_one_secret_and_one_sid_in_the_singular() ->
     reports = render_reports(campaign.game, Renderer("secrets"), campaign.setup_record(), state, 2, [], {}, None)
     line = next(line for line in reports["reports/tony.txt"].decode().splitlines() if line.lstrip().startswith("David"))
     assert line.endswith("1 secret, 1 SID left"), line
+
+
+@pytest.mark.parametrize("game_id, heading", [("secrets", "STANDINGS"), ("hidekids", "STANDINGS"), ("identity", "STANDINGS")])
+def test_a_long_display_name_widens_its_column_and_the_rows_stay_in_line(tmp_path: Path, game_id: str, heading: str) -> None:
+    """An outside trial: 'Bartholomew Fitzwilliam-Ashworth' ran past the 24-letter name column of the standings,
+    so his row's numbers stood further right than everyone else's. The column is as wide as the longest name."""
+    from adjudicator.campaign.demo import play
+
+    campaign = play(tmp_path / "c", game_id, seed="columns", players=None, passwords=False,
+                    ids=("bartholomew-fitzwilliam-ashworth", "ann", "bo", "cy", "di"))
+    report = (campaign.root / "turn-001" / "reports" / "ann.txt").read_text()
+    table = report.split("\n" + heading, 1)[1].split("\n\n", 1)[0].split("\n")[1:]
+    rows = [line for line in table if line.strip() and any(name in line for name in ("Bartholomew", "Ann", "Bo", "Cy", "Di"))]
+    assert len(rows) >= 3, table
+    starts = {re.search(r"(?<=\S)\s{1,}(?=[-+]?\d)", row).end() for row in rows}  # type: ignore[union-attr]
+    assert len(starts) == 1, "\n".join(rows)

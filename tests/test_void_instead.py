@@ -139,3 +139,29 @@ def test_an_identity_card_one_slip_from_a_held_card_is_named_but_not_guessed(tmp
     sub = _read(game, state, player, [f"bid {slip} {state['hands'][player][-1]}"])
     [reading] = sub.readings
     assert not reading.accepted and f"did you mean {held}?" in reading.void, reading.void
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("jekyll", 2), ("hide", 4)])
+def test_a_file_of_no_orders_is_not_told_its_other_orders_stand(tmp_path: Path, game_id: str, players: int) -> None:
+    """An outside trial's `orders: []` was answered "...; your other orders stand" when there were none."""
+    game, state = _opening(tmp_path, game_id, players)
+    if game_id == "hide":
+        state = dict(state, stage="mission", mission_turn=1, pool=[{"colour": "red", "icon": "gun"}])
+    player = _due(game, state)
+    empty = _read(game, state, player, [])
+    assert empty.instead and "other orders stand" not in empty.instead, empty.instead
+
+
+def test_a_void_hide_order_beside_one_that_stands_says_which_plays_not_that_it_does_nothing(tmp_path: Path) -> None:
+    """Design 17 for H.I.D.E.: 'then satelite' after a target that stands, a gadget misspelt after a pick that
+    stands: each void one says what plays in its place, never "This order will do nothing"."""
+    game, state = _opening(tmp_path, "hide", 4)
+    player = _due(game, state)
+    sub = _read(game, state, player, ["target the sub", "then satelite"])
+    text = "\n".join(Renderer.for_campaign("hide", tmp_path / "hide").readings(sub, "will do"))
+    assert "In its place nothing changes: your target stays the submarine, as your order 1 says." in text and "will do nothing" not in text, text
+    mission = dict(state, stage="mission", mission_turn=1, pool=[{"colour": "red", "icon": "gun"}, {"colour": "blue", "icon": "satellite"}])
+    sub = _read(game, mission, _due(game, mission), ["pick blue satellite", "gadget red gun to satelite"])
+    text = "\n".join(Renderer.for_campaign("hide", tmp_path / "hide").readings(sub, "will do"))
+    assert "In its place nothing is done: your pick is played as your order 1 says; your other orders stand." in text, text
+    assert "will do nothing" not in text

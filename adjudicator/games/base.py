@@ -251,6 +251,12 @@ REQUIRED_NAMES = (
 )
 """What every game's `GAME` must have; the registry refuses a game that lacks one."""
 
+def others_stand(readings: list[Reading]) -> str:
+    """`; your other orders stand` where some order stands, for the end of an `instead`: said to a file of
+    no orders (`orders: []`) or of void ones only, it would promise orders that are not there."""
+    return "; your other orders stand" if any(r.accepted for r in readings) else ""
+
+
 def nothing_instead(view: View, player: str, readings: list[Reading]) -> str:
     """The default `instead`: a void order does nothing, and the player's other orders stand."""
     return ""

@@ -25,7 +25,7 @@ from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
 from ..common import atomic
-from ..mail import answers, boards
+from ..mail import answers, boards, plainhtml
 from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
 
 
@@ -100,7 +100,7 @@ def welcome_messages(campaign: Campaign, mail_passwords: bool) -> tuple[dict[str
             notes.append(f"{player}: {exc}; fix campaign.yaml")
             continue
         # The opening report is the first report mail: it shows the player's own board too (design 18).
-        boards.with_board(message, campaign.game.id, campaign.game.view(opening, player), boards.text_html(message.get_content()), "board-0")
+        boards.with_board(message, campaign.game.id, campaign.game.view(opening, player), plainhtml.text_html(message.get_content()), "board-0")
         attach_view(message, campaign, 0, player)  # so the first orders can be checked before they are sent
         files[f"{turn_name(0)}/welcome-{player}.eml"] = to_bytes(message)
     return files, notes

@@ -278,8 +278,8 @@ def check_reply(desk: Desk, seat: str, data: bytes | Unreadable, where: str) -> 
         if sub.nmr and not desk.turn.due(seat):
             lines.append(f"You have nothing to order in turn {desk.pending}: the adjudicator would ignore the file.")
         elif where == SENTENCES and not sub.orders and not sub.nmr:  # as filing reads them: none reads, none is filed
-            lines.append(f"The sentences of your mail for turn {desk.pending}: no line reads as an order, so sent without "
-                         "the word check they would NOT be filed.")
+            lines.append(f"The sentences of your mail for turn {desk.pending}: no line stands as an order (each is answered "
+                         "below with why), so sent without the word check they would NOT be filed.")
             lines += desk.readings(sub, "would do")
         else:
             lines.append(f"The file ({where}) for turn {desk.pending}: " + (f"{sub.standing}." if not sub.nmr else ""))

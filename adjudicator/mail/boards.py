@@ -85,11 +85,6 @@ def with_board(message: EmailMessage, game_id: str, view: dict[str, Any], report
     add_board(message, report_html, board_png(game_id, view, key), str(message["Subject"]))
 
 
-def text_html(text: str) -> str:
-    """A plain-text report as HTML, line for line (templates write reports for a fixed-width reader)."""
-    return f'<pre style="white-space:pre-wrap;font-family:monospace">{escape(text)}</pre>'
-
-
 def markdown_html(markdown: str) -> str:
     """The public report (Markdown) as HTML, as the archive site shows it."""
     return to_html(markdown)

@@ -1,5 +1,6 @@
 """Lines of a player's mail that are plainly not orders: greetings, thanks, sign-offs, questions, lines
-that only point at the orders ("see below", "my orders:") and the signature a phone adds (design 17).
+that only point at the orders ("see below", "my orders:") and the signature a phone adds (design 17);
+kisses sign off too ("xx Maxi", "Maxi xx").
 
 A mail of plain sentences is read line by line as orders, each without the chatter it starts with
 ("Oops.", "Sorry, I was away!"). A line that is none of the lines below is
@@ -24,7 +25,7 @@ _CHATTER = re.compile(
     + r"|(?:many |big )?(?:thanks|thank you|thx|ty|cheers|ta)\b" + _WORDS
     + r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)\b" + _WORDS
     + r"|(?:sorry|oops|whoops|apologies)\b" + _WORDS
-    + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely)\b" + _WORDS
+    + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely|x{1,4})\b" + _WORDS
     + r"|see (?:the )?(?:below|above|attached|attachments?)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
     + r")" + _END,
@@ -34,6 +35,10 @@ _NO_WORD = re.compile(r"^[^\w]*$")
 _ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
 """A line that speaks of the orders ("my orders are attached", "orders in the HTML version") with no number
 in it talks about them rather than giving one: no game's order needs the word, and most need a number."""
+
+
+_KISSES = re.compile(r"(?:[ \t]+x{1,4})+[ \t.!]*$", re.IGNORECASE)
+"""Kisses after a name that signs a mail ("Maxi xx"); before it, they are a sign-off of the list above ("xx Maxi")."""
 
 
 _LEADING_SENTENCE = re.compile(r"(.+?[.!])\s+(?=\S)")
@@ -63,5 +68,5 @@ def _alone(line: str, names: tuple[str, ...]) -> bool:
         return True
     if _ABOUT_ORDERS.search(text) and not any(c.isdigit() for c in text):
         return True
-    signed = text.strip(" -,.!").casefold()
+    signed = _KISSES.sub("", text).strip(" -,.!").casefold()  # "Maxi xx" signs as "Maxi" does
     return any(signed == name.casefold() for name in names if name)

@@ -14,6 +14,8 @@ is no command); `report`, `press` and `absence` take what follows as their argum
 A bare `orders` is an order submission when the message holds an order document and,
 as the Subject, when the mail says anything else at all: players have always sent their
 orders (or forgotten to attach them) under that Subject, and ingest explains those.
+The Subject's `help`, `status`, `orders` or `report` over an order document, or over sentences
+that read as the seat's orders, is answered with the orders filed (design 17: ingest does both).
 
 Who asks is settled as for orders: in a campaign with passwords, a line `password: ...`
 (and, from an address not registered for the seat, a line `player: ID`); without
@@ -83,9 +85,13 @@ def orders_with(message: Any) -> Command | None:
     """The command of a message's Subject when the message also holds an order document to file
     (design 12, 17): that command is answered in the acknowledgement; None when it is not so."""
     command = recognise(message)
-    if command is None or command.where != "the Subject" or command.word not in WITH_ORDERS:
-        return None
-    return command if _holds_orders(message) else None
+    return command if command is not None and files_orders(command) and _holds_orders(message) else None
+
+
+def files_orders(command: Command) -> bool:
+    """Whether orders that come with this command, an order document or a mail of sentences, are filed
+    and the command answered in the acknowledgement (design 17): a Subject's command of WITH_ORDERS."""
+    return command.where == "the Subject" and command.word in WITH_ORDERS
 
 
 def _holds_orders(message: Any) -> bool:

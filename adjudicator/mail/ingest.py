@@ -456,6 +456,11 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     inbound = commands.Inbound(ctx.turn, ctx.now, message, incoming.raw, seq, label, address, lambda seat: ctx.book.seats[(ctx.pending, seat)], MESSAGES_PER_SENDER)
     asked = commands.orders_with(message)  # a command in the Subject and orders in the body: both (design 17)
     command = None if asked is not None else commands.recognise(message)
+    written: sentences.Sentences | None = None  # the mail's sentences as the seat's orders, once read
+    if command is not None and commands.files_orders(command) and not ctx.over:
+        written = _sentences(ctx, message, seat_by_address)
+        if written is not None:  # lines meant as orders under that Subject are read as without it (design 17)
+            asked, command = command, None
     if command is not None:  # a command for the judge (mail/commands.py), not orders: it writes its own files
         return _Decision(commands.answer(inbound, command, entry))
     if ctx.over:  # design 15: whatever a player sends after the last turn, in a form or in words, gets one reply
@@ -465,11 +470,14 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     try:
         found = inbox.find_orders(message)
     except inbox.NoOrders as exc:  # neither orders nor a command: the registered sender gets the list of commands
-        written = _sentences(ctx, message, seat_by_address)  # the game is not over: that was answered above
+        written = written or _sentences(ctx, message, seat_by_address)  # the game is not over: that was answered above
         if written is not None and not written.read and not exc.unread and not (exc.form and _filled(exc.form)):
             # lines of their own, none read (above the quoted report's untouched form, or with no form anywhere),
             # and no attachment that may be the orders: answer what they wrote, line by line, never where a form was
             reason, fix = _unread(ctx, written)
+            if asked is not None and commands.authenticate(campaign, ctx.pending, address, commands.own_text(message)).seat == seat_by_address:
+                fix += ["", *_also_asked(ctx, written.seat, asked, "")[1]]  # none stands: the Subject's command is answered all the same
+                asked = None
             return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
             refused = reject(f"no orders: {exc}", seat_by_address)
@@ -556,7 +564,9 @@ def _worded(value: Any) -> bool:
 def _unread(ctx: _Context, written: sentences.Sentences) -> tuple[str, list[str]]:
     """(the reason, the lines that answer each sentence) for a mail of sentences none of which reads as
     an order: the player wrote above the quote, so the answer is about what they wrote (design 17)."""
-    reason = "no line of your mail reads as an order: " + "; ".join(repr(_echo(line)) for line in written.lines[:5])
+    # Lines read and void for a detail (a player not found, a gun rule) are no less orders meant: say only
+    # that none stands, and leave why to the answer of each line below.
+    reason = "no line of your mail could be filed as an order (each line is answered below with why): " + "; ".join(repr(_echo(line)) for line in written.lines[:5])
     reason += "; ..." if len(written.lines) > 5 else ""
     shown = Submission(player=written.seat, status="accepted", readings=written.readings)
     renderer = Renderer.for_campaign(ctx.campaign.game.id, ctx.campaign.root, ctx.campaign.site_base_url)
@@ -741,10 +751,17 @@ def _acknowledgement(
         lines += ["", f"This message came {came}, not the address registered for your seat. Its password was right,",
                   "so the orders are filed; this acknowledgement goes to the registered address only."]
     if asked is not None:  # design 17: the Subject's command is answered too, once the orders are filed
-        answered, text = commands.answer_with_orders(answers.Desk(ctx.turn, ctx.now), player, asked)
-        lines += ["", f"Your Subject also asked '{asked.word}'. The answer, with these orders filed:", "", *text.rstrip("\n").split("\n")]
+        answered, text = _also_asked(ctx, player, asked, ", with these orders filed")
+        lines += ["", *text]
         what += f"; and your {answered}"
     return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
+
+
+def _also_asked(ctx: _Context, seat: str, asked: commands.Command, filed: str) -> tuple[str, list[str]]:
+    """(what was answered, the lines) of the Subject's command that came with orders, as the reply about
+    the orders carries it (design 17: the reply says both)."""
+    answered, text = commands.answer_with_orders(answers.Desk(ctx.turn, ctx.now), seat, asked)
+    return answered, [f"Your Subject also asked '{asked.word}'. The answer{filed}:", "", *text.rstrip("\n").split("\n")]
 
 
 def _refusal(

@@ -26,7 +26,7 @@ from email.message import EmailMessage
 from ..campaign import schedule, signup
 from ..campaign.folder import Campaign, turn_name
 from ..publish.render import markdown_plain
-from . import boards, deliver, preface
+from . import boards, deliver, plainhtml, preface
 from .compose import MailError, attach_view, gm_address, make_message, recipient, to_bytes
 from .ingest import Entry, load_index
 
@@ -86,7 +86,7 @@ def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "") -> tu
     except MailError as exc:  # one bad address in campaign.yaml must not hold up everyone's report
         return None, f"{seat}: {exc}; fix campaign.yaml and run pbem mail again"
     seen = campaign.game.view(state, seat)  # the board from this player's view alone (design 18)
-    boards.with_board(message, campaign.game.id, seen, boards.text_html(message.get_content()), f"board-{turn}")
+    boards.with_board(message, campaign.game.id, seen, plainhtml.text_html(message.get_content()), f"board-{turn}")
     attach_view(message, campaign, turn, seat)
     return message, ""
 

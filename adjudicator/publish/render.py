@@ -117,6 +117,12 @@ def _item_first(base: type) -> type:
     return type(f"ItemFirst{base.__name__}", (base,), {"getattr": getattr, "getitem": getitem})
 
 
+def column(text: str, names: dict[str, str], least: int, extra: int = 0) -> str:
+    """`text` padded to the width of a table's name column: `least`, or wider where the longest name (and
+    `extra`, for a suffix such as " (you)") needs it, so that a long name never pushes its row out of line."""
+    return str(text).ljust(max(least, max((len(n) for n in names.values()), default=0) + extra))
+
+
 class Renderer:
     """The templates of one game, as one campaign sees them (its overrides first)."""
 
@@ -158,6 +164,7 @@ class Renderer:
         env.filters["md"] = markdown_text
         env.filters["yaml_word"] = yaml_word
         env.filters["by_holder"] = by_holder
+        env.filters["column"] = column
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
         game = games.GAMES[self.game_id] if self.game_id in games.GAMES else None  # None: the site's own templates
         if game is not None:  # orders an order form suggests, legal for that player now

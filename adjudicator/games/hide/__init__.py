@@ -97,9 +97,11 @@ class Hide(GamePackage):
     # -- orders ------------------------------------------------------------------
 
     def read_orders(self, view: View, player: str, items: list[tuple[int, Any]]) -> list[Reading]:
+        phase = view["stage"]
+        if phase == "identity":  # one line may hold the choices in order (HIDE-28), each read as a line of its own
+            items = [(i, choice) for i, item in items for choice in reading.choices_in(item)]
         readings = [Reading(index=i, written=reading.write(item)) for i, item in items]
         parsed = list(zip(readings, [item for _, item in items], strict=True))
-        phase = view["stage"]
         if phase == "mission":
             reading.read_mission(view, player, parsed)
         else:

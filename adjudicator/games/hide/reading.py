@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .. import players
-from ..base import Reading, View, VoidOrder
+from ..base import Reading, View, VoidOrder, others_stand
 from .components import (
     BUILDINGS,
     COLOURS,
@@ -429,6 +429,28 @@ def read_choice(view: View, player: str, phase: str, parsed: list[tuple[Reading,
             later.meaning += f" (if the {words(kept[0].order['target'])} cannot be chosen)"
 
 
+_FALLBACK = re.compile(r"(\s*[,;]?\s*\b(?:or(?:\s+else)?|else|otherwise|then|failing\s+that)\b[\s,:]*|\s*;\s*)", re.IGNORECASE)
+"""Between a first choice and the next in one line: "the submarine, or the power plant if I can't"."""
+_BARE_OR = re.compile(r"\s*,?\s*or\s*\Z", re.IGNORECASE)
+_CONDITION = re.compile(r"\bif\b", re.IGNORECASE)
+
+
+def choices_in(item: Any) -> list[Any]:
+    """The identity step's choices one line holds, first choice first: "I go for the submarine, or the
+    power plant if I can't" and "the sub, then the sat" are two, as if written on two lines, when each
+    part names one building. "The submarine or the satellite", with no "if" after its "or", says
+    neither which comes first nor that the second is a fallback: it stays one line naming two buildings,
+    answered with both, never guessed (HIDE-28)."""
+    if not isinstance(item, str) or len(_buildings_in(choice(item))) < 2:
+        return [item]
+    pieces = _FALLBACK.split(item)  # choice, link, choice, link, ...
+    parts, links = pieces[0::2], pieces[1::2]
+    if any(_BARE_OR.fullmatch(link) and not _CONDITION.search(after) for link, after in zip(links, parts[1:])):
+        return [item]
+    parts = [part for part in parts if part.strip()]
+    return parts if len(parts) > 1 and all(len(_buildings_in(choice(part))) == 1 for part in parts) else [item]
+
+
 def _word_of(item: Any, what: str, allowed: list[str]) -> str:
     said = choice(str(item))
     match = _TARGET.fullmatch(said)
@@ -486,19 +508,29 @@ def write(item: Any) -> str:
 
 def instead(view: View, player: str, readings: list[Reading]) -> str:
     """What the rules put in place of void or missing orders (HIDE-16), from what the player sees: the
-    richest building secured or targeted, the first die of the pool picked; "" when the orders that stand settle it."""
+    richest building secured or targeted, the first die of the pool picked; where an order that stands
+    settles it, that this one changes nothing and which order plays (design 17: never only "does nothing")."""
     stage = view["stage"]
-    if stage == "security":
-        if any(r.order is not None and "security" in r.order for r in readings):
-            return ""
-        return f"With no valid security order, the richest building, the {words(richest(view['buildings']))}, is secured (HIDE-16)."
-    if stage == "identity":
-        if any(r.order is not None and "target" in r.order for r in readings):
-            return ""
+    if stage in ("security", "identity"):
+        kept = next((r for r in readings if _settles(r, stage)), None)
+        if kept is not None:
+            what = "secured building" if stage == "security" else "target"
+            return f"In its place nothing changes: your {what} stays the {words(str(kept.order[_KEY[stage]]))}, as your order {kept.index + 1} says."  # type: ignore[index]
+        if stage == "security":
+            return f"With no valid security order, the richest building, the {words(richest(view['buildings']))}, is secured (HIDE-16)."
         allowed = [b for b in BUILDINGS if b != view["security"]]
         return (f"With no valid target, the richest building you may target, the {words(richest(view['buildings'], allowed))}, "
                 "becomes your target (HIDE-16).")
-    if any(r.order is not None and "pick" in r.order for r in readings):
-        return ""
+    kept = next((r for r in readings if r.order is not None and "pick" in r.order), None)
+    if kept is not None:
+        return f"In its place nothing is done: your pick is played as your order {kept.index + 1} says{others_stand(readings)}."
     return ("With no valid pick, you take the first die of the pool that would land in front of you, with the default gun "
-            "turn and shot (HIDE-16); your other orders stand.")
+            f"turn and shot (HIDE-16){others_stand(readings)}.")
+
+
+_KEY = {"security": "security", "identity": "target"}
+"""The key of the order that settles each stage before the missions."""
+
+
+def _settles(reading: Reading, stage: str) -> bool:
+    return reading.order is not None and _KEY[stage] in reading.order

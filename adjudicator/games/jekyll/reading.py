@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Order, Reading, View, VoidOrder, near_miss
+from ..base import Order, Reading, View, VoidOrder, near_miss, others_stand
 from ..written import BETWEEN_CARDS, as_digits
 from .cards import (
     ALIASES,
@@ -248,8 +248,8 @@ def instead(view: View, player: str, readings: list[Reading]) -> str:
     if view["phase"] == "exchange" and len(potions) >= 2 and not any(r.order is not None and is_potion(r.order["give"]) for r in readings):
         potion = min(potions, key=low_order)  # JEKYLL-13: the exchange must include a potion, the lowest first
         lowest = f"your lowest potion, {potion}" if short == 1 else f"{lowest}, your lowest potion ({potion}) among them"
-        return f"In its place the rule gives {lowest}, as your exchange must include a potion (JEKYLL-13, JEKYLL-18); your other orders stand."
-    return f"In its place the rule gives {lowest} (JEKYLL-18); your other orders stand."
+        return f"In its place the rule gives {lowest}, as your exchange must include a potion (JEKYLL-13, JEKYLL-18){others_stand(readings)}."
+    return f"In its place the rule gives {lowest} (JEKYLL-18){others_stand(readings)}."
 
 
 def for_trick(view: View, trick: int, readings: list[Reading], meant: dict[int, int]) -> str:
@@ -261,7 +261,7 @@ def for_trick(view: View, trick: int, readings: list[Reading], meant: dict[int, 
     if standing:
         return f"Trick {trick} is played by your order {standing[0].index + 1}; your other orders stand."
     if trick == view["trick"]:
-        return f"With no order standing for trick {trick}, you play your lowest card the rules allow in it (JEKYLL-19); your other orders stand."
+        return f"With no order standing for trick {trick}, you play your lowest card the rules allow in it (JEKYLL-19){others_stand(readings)}."
     later = sorted({meant[r.index] for r in readings if r.accepted and meant.get(r.index, 0) > trick})
     named = f"trick {later[0]}" if len(later) == 1 else "tricks " + ", ".join(map(str, later))
     unused = f"; your orders for {named} are not used this turn (send them again then)" if later else ""

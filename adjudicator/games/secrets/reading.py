@@ -28,6 +28,9 @@ _GUARD = re.compile(rf"\s*{_SID}\s+{_GUARD_VERB}\s+(?:my\s+|own\s+)?(?:own\s+)?{
 # "guard my secret 6 with SID 3"
 _GUARD_WITH = re.compile(rf"\s*{_GUARD_VERB}\s+(?:my\s+|own\s+)?{_SECRET}\s+(?:with|using|by)\s+{_SID}{_END}", re.IGNORECASE)
 _SID_WORD = re.compile(r"\bsid\s*#?\d", re.IGNORECASE)
+# "SIDs 3 and 7 steal Bart 9", "SID 2, 5 & 6 guard my 10", "my SIDs 1 + 4 protect secret 8": the rulebook's
+# two or more SIDs sent to one secret together, their ranks added (SECRETS-3), written as one order.
+_TOGETHER = re.compile(r"\s*(?:my\s+)?sids?\s*#?(\d+)((?:\s*(?:,|&|\+|\band\b)\s*(?:sid\s*#?)?\d+)+)\s+(?![\d,&+]|and\b)(.+)", re.IGNORECASE)
 _BETWEEN_ORDERS = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*(?:and\s+|then\s+)?", re.IGNORECASE)
 
 
@@ -154,7 +157,12 @@ def _parse(item: Any) -> dict[str, Any]:
 def orders_in(item: Any) -> list[Any]:
     """The orders one list item holds: the rulebook's "SID 1 steal Tony 9, SID 6 guard secret 6" is two,
     split at its commas, semicolons, "and" or "then" when every part reads as an order alone (design 17:
-    comma text where a list is asked); any other item is itself, and one naming two SIDs is void."""
+    comma text where a list is asked); "SIDs 3 and 7 steal Bart 9" is one order for each SID when each
+    reads; any other item is itself, and one naming two SIDs is void."""
+    if isinstance(item, str) and (together := _TOGETHER.fullmatch(item)):
+        sent = [f"SID {rank} {together[3].strip()}" for rank in (together[1], *re.findall(r"\d+", together[2]))]
+        if all(_reads(order) for order in sent):
+            return sent
     if not isinstance(item, str) or len(_SID_WORD.findall(item)) < 2:
         return [item]
     parts = [part.strip() for part in _BETWEEN_ORDERS.split(item.strip().rstrip(".")) if part.strip()]

@@ -10,6 +10,9 @@ from ...common.words import plural
 from ..svg import NARROW, Drawing, legend
 
 _COLOURS = ("red", "blue", "green", "yellow")
+_ICON_LINES = {"submarine": ("sub-", "marine"), "satellite": ("satel-", "lite")}
+"""Icons too long for a die's width at a readable size, broken where a dictionary hyphenates them (whole,
+never cut: "submarine" on one line was squeezed to 0.63 of its width). Two-word icons break between words."""
 
 
 def _die(d: Drawing, x: float, y: float, die: dict[str, Any] | None, tip: str) -> None:
@@ -20,7 +23,7 @@ def _die(d: Drawing, x: float, y: float, die: dict[str, Any] | None, tip: str) -
     colour = die.get("colour") if die.get("colour") in _COLOURS else "none"
     icon = die.get("icon") or "?"  # a die whose face is not known to the public
     d.rect(x, y, DIE, 28, f"c-{colour}", 4, f"{tip}: {die.get('colour') or 'unknown colour'} {icon}")
-    words = icon.split("-", 1)
+    words = _ICON_LINES.get(icon) or icon.split("-", 1)
     for line, word in enumerate(words):
         d.text(x + DIE / 2, y + (18 if len(words) == 1 else 12 + 10 * line), word, "on-colour small", "middle", DIE - 2)
 
@@ -79,7 +82,7 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
         + ", ".join(f"{names[p]} {view['ranks'][p]}" for p in players),
         key,
     )
-    d.text(10, 18, "buildings and their intel stacks (top card last); the security card guards one building", "muted small", room=d.width - 20)
+    d.text(10, 18, "buildings and intel stacks (top card last); security card on one", "muted small", room=d.width - 20)
     for i, building in enumerate(order):
         x = 10 + i % at.building_line * (at.building + 10)
         y = 26 + i // at.building_line * 106
@@ -104,7 +107,7 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     if view.get("security_die"):
         d.text(at.security_x + DIE / 2, pool_y - 8, "security", "muted small", "middle", 50)
         _die(d, at.security_x, pool_y, view["security_die"], "the security die")
-    d.text(10, 176 + shift, "player and rank on the hideout; dice on top of the screen | in front of it", "muted small", room=d.width - 20)
+    d.text(10, 176 + shift, "player, rank on the hideout; dice on top of the screen | in front", "muted small", room=d.width - 20)
     for row, player in enumerate(players):
         y = 184 + shift + row * at.player
         out = view.get("out", {}).get(player)

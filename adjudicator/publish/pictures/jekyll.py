@@ -21,7 +21,12 @@ def _card(d: Drawing, x: float, y: float, value: str | None, owner: str) -> None
 
 
 TRACK_LINE = 11
-"""Spaces of the track in one line on the narrow board (the wide board spreads the whole track over one)."""
+"""Spaces of the track in one line on the narrow board."""
+WIDE_TRACK_LINE = 25
+"""Spaces in one line on the wide board: a track of up to 24 steps is spread over the line's 600 units;
+a longer one (the option goes to 40) goes on in a second line, as its spaces would overlap at 24 units each."""
+TRACK_PITCH = 70
+"""From one line of the track to the next: a space, the marker under it, and the end's name ("Jekyll") clear of the next line."""
 
 
 def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
@@ -35,8 +40,9 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     hands = {p: hands[p][:12] for p in sorted(hands, key=players.index)}
     # The narrow board: the track in lines of eleven spaces, the last trick under the tricks won,
     # each hand's name on a line of its own and its cards in lines under it.
-    shift = 60 * (track // TRACK_LINE) if narrow else 0
-    last_x, last_y = (10, 236 + shift) if narrow else (340, 170)
+    per_line = TRACK_LINE if narrow else WIDE_TRACK_LINE
+    shift = TRACK_PITCH * (track // per_line)
+    last_x, last_y = (10, 236 + shift) if narrow else (340, 170 + shift)
     hands_y = (310 if narrow else 244) + shift
     height = hands_y + sum(hand_height(len(h), narrow) + 4 for h in hands.values()) + 30
     d = Drawing(
@@ -52,8 +58,8 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     def space(i: int) -> tuple[float, float]:
         """The middle of space `i` and the top of its line."""
         if narrow:
-            return 22 + i % TRACK_LINE * 30, 26 + 60 * (i // TRACK_LINE)
-        return 20 + i * (600 / max(track, 1)), 26
+            return 22 + i % TRACK_LINE * 30, 26 + TRACK_PITCH * (i // TRACK_LINE)
+        return 20 + i % WIDE_TRACK_LINE * (600 / max(min(track, WIDE_TRACK_LINE - 1), 1)), 26 + TRACK_PITCH * (i // WIDE_TRACK_LINE)
 
     for i in range(track + 1):
         x, y = space(i)
@@ -71,7 +77,7 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
         if narrow:
             d.text(10, 126 + shift, "none yet: the first colour played ranks lowest", "ink small", room=d.width - 20)
         else:
-            d.text(180, 110, "none yet: the first colour played ranks lowest", "ink small", room=460)
+            d.text(180, 110 + shift, "none yet: the first colour played ranks lowest", "ink small", room=460)
     d.text(10, 170 + shift, "tricks won this round", "muted small", room=320)
     for row, player in enumerate(players):
         you = " (you)" if player == me else ""

@@ -9,10 +9,6 @@ from typing import Any
 from ...common.words import plural
 from ..svg import NARROW, Drawing, legend, wrapped
 
-ROW = 66
-"""A player's row on the wide board: name, ten secrets and seven SIDs side by side."""
-
-
 @dataclass(frozen=True)
 class _Layout:
     """Where a player's secrets and SIDs go, below the top of their block."""
@@ -29,10 +25,13 @@ class _Layout:
     captured_room: int
 
 
-_WIDE = _Layout(680, 10, 120, 0, 30, 480, 0, 190)
+_WIDE = _Layout(680, 5, 120, 0, 64, 480, 0, 190)
+"""On a desktop: the name, the secrets in two lines of five (room for the thief's name under each at
+its own size: ten in a line left it a tile's width, "Konstantinos" squeezed to 0.6 of itself), and the
+SIDs side by side, what was captured in as many lines as it takes under the SIDs."""
 _NARROW = _Layout(NARROW, 5, 10, 40, 64, 10, 158, NARROW - 20)
-"""On a phone: the name on a line of its own, the secrets in two lines of five (room for the thief's
-name under each at a readable size), the SIDs under them, what was captured in as many lines as it takes."""
+"""On a phone: the name on a line of its own, the secrets in two lines of five, the SIDs under them,
+what was captured in as many lines as it takes."""
 
 
 def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
@@ -51,11 +50,12 @@ def board(view: dict[str, Any], key: str, narrow: bool = False) -> Drawing:
     for player in players:
         taken = [f"{sid} by {names[captor[(player, sid)]]}" for sid in range(1, 8) if (player, sid) in captor]
         items = [f"captured: {taken[0]}", *taken[1:]] if taken else []
-        captured_lines[player] = wrapped(items, 10, at.captured_room) if narrow else [", ".join(items)] if items else []
+        captured_lines[player] = wrapped(items, 10, at.captured_room)
     tops, y = {}, 30
     for player in players:
         tops[player] = y
-        y += ROW if not narrow else at.sid_y + 28 + 14 * len(captured_lines[player]) + 10
+        # A block is as tall as its secrets' two lines or its SIDs and captured lines, whichever ends lower.
+        y += max(at.secret_y + 60 * (10 // at.per_line) + 4, at.sid_y + 38 + 14 * len(captured_lines[player]))
     height = y + 26
     seen_by = f", as {names[me]} sees it" if me else ""
     d = Drawing(
