@@ -173,23 +173,32 @@ def _identity_wins_over_bid(over: int) -> tuple[dict[str, Any], int]:
     return game.view(state, "ann"), bid
 
 
-def test_an_identity_stand_in_orders_to_the_deals_end_and_keeps_high_cards_face_down_at_its_bid() -> None:
+def test_an_identity_stand_in_orders_to_the_deals_end_playing_high_then_low_and_keeps_high_cards_face_down_at_its_bid() -> None:
     """Every trick to the deal's end (design 19: a seat it plays never slows the campaign; trial 6 saw
-    a turn stop two tricks early when it ordered only as many tricks as it needed wins): highest first
-    while it needs wins, lowest first with its bid met, keeping its high cards when forced face down at
-    just its bid (that trick takes a win off, and they win it back) and shedding them once over it."""
+    a turn stop two tricks early when it ordered only as many tricks as it needed wins). A list cannot
+    wait to see the tricks before it, so the seat plays highest first for a few tricks and lowest first
+    after them, where the deals it imagines score best: short of its bid it switches before the deal's
+    end (it kept the winning list to the end, and took tricks past its bid), over its bid it plays low
+    throughout. Forced face down it keeps its high cards while short of its bid or at just its bid
+    (that trick takes a win off, and they win it back) and sheds them once over it."""
     from adjudicator.games.identity.cards import number
 
     game = GAMES["identity"]
-    for over, play_high, keep_high in ((-2, True, True), (0, False, True), (1, False, False)):
+    for over, keep_high in ((-3, True), (-1, True), (0, True), (1, False)):
         view, bid = _identity_wins_over_bid(over)
         assert view["plus"]["ann"] - view["minus"]["ann"] == bid + over
         orders = game.standin_orders(view, "ann", Rng("identity-plan", 2).stream("standin/ann"))
         assert [o["trick"] for o in orders] == list(range(view["trick"], view["trick"] + len(view["hand"]))), over
+        high = []
         for order in orders:
             play, down = [number(c) for c in order["play"]], [number(c) for c in order["face_down"]]
-            assert play == sorted(play, reverse=play_high), over
+            assert play in (sorted(play), sorted(play, reverse=True)), over
             assert down == sorted(down, reverse=not keep_high), over
+            high.append(play[0] > play[-1])
+        assert high == sorted(high, reverse=True), over  # high first, then low, never back
+        assert not high[-1], over  # the winning list is not kept to the deal's end
+        if over > 0:
+            assert not any(high), over
 
 
 def _identity_bid(hand: list[str]) -> int:

@@ -48,10 +48,16 @@ def default_key(card: str) -> tuple[int, int]:
 
 
 def playable(card: str, area: list[dict[str, Any]]) -> bool:
-    """IDENTITY-6: differs in colour and in number from every face-up card in the play area."""
-    return all(
-        colour(card) != colour(p["card"]) and number(card) != number(p["card"]) for p in area if p["face_up"]
-    )
+    """IDENTITY-6: differs in colour and in number from every face-up card in the play area.
+
+    Written as a plain loop: the stand-in asks it for every card of every imagined trick (imagined.py)."""
+    mine = _FACE[card]
+    for play in area:
+        if play["face_up"]:
+            theirs = _FACE[play["card"]]
+            if mine[0] == theirs[0] or mine[1] == theirs[1]:
+                return False
+    return True
 
 
 def distinct(cards: list[str]) -> list[str]:

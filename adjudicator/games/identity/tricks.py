@@ -90,11 +90,15 @@ def play_tricks(state: State, orders: dict[str, list[Order]]) -> list[Event]:
     return events
 
 
+def highest_and_lowest(plays: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """IDENTITY-13: the face-up plays with the highest number (it takes the plus trick) and the lowest (it leads next)."""
+    up = [p for p in plays if p["face_up"]]
+    return max(up, key=lambda p: number(p["card"])), min(up, key=lambda p: number(p["card"]))
+
+
 def _take_trick(state: State, plays: list[dict[str, Any]]) -> list[Event]:
     """IDENTITY-13/14: lowest face-up card leads next, highest takes the plus trick, face-down cards are minus tricks."""
-    up = [p for p in plays if p["face_up"]]
-    lowest = min(up, key=lambda p: number(p["card"]))
-    highest = max(up, key=lambda p: number(p["card"]))
+    highest, lowest = highest_and_lowest(plays)
     record = {
         "deal": state["deal"],
         "trick": state["trick"],
