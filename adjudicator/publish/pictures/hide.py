@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...common.words import plural
-from ...games.hide.components import words
+from ...games.hide.components import MISSION_TURNS, words
 from ...games.hide.rounds import score
 from ..svg import NARROW, Drawing, broken, legend
 
@@ -36,7 +36,7 @@ DIE = 36
 DIE_HIGH = 40
 """A die's height: its icon's one or two lines and its colour's."""
 STEP = DIE + 2
-SCREEN = 4
+SCREEN = MISSION_TURNS
 """The most dice one screen's side can hold: an agent takes one die a mission turn, four turns a round."""
 
 
