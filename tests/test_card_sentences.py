@@ -158,3 +158,20 @@ def test_every_sentence_shown_reads_as_an_order_in_every_turn_of_the_example_cam
                 assert readings and all(r.accepted for r in readings), (path.parent.name, player, example, [r.void for r in readings])
                 seen.add(rules.phase(state))
     assert len(seen) >= 2, seen
+
+
+
+@pytest.mark.parametrize("greeting, order", [("Hi", "bid purple three and blue four"), ("Thanks", "bid purple 3 blue 4")])
+def test_an_order_after_a_greeting_and_a_comma_is_filed_and_a_signature_so_set_off_is_not_an_order(
+    tmp_path: Path, greeting: str, order: str
+) -> None:
+    """"Thanks, bid purple 3 blue 4" is as short as "Thanks, all": it was taken for a greeting and the order lost
+    without a word; a longer one was answered VOID, as no game reads an order that starts "Hi,"."""
+    root = _campaign(tmp_path, "identity")
+    entry, reply = _send(root, tmp_path, f"{greeting}, {order}\nCheers, Ann")
+    assert entry.status == "filed", entry.reason
+    text = " ".join(reply.get_content().split())
+    assert "bid cards purple+3 and blue+4: your bid is purple+3 + blue+4 = +7 wins" in text
+    assert "Cheers" not in text and f"{greeting}," not in text and "VOID" not in text
+    filed = yaml.safe_load((root / "turn-001" / "orders" / "ann.yaml").read_text(encoding="utf-8"))
+    assert filed["orders"] == [order]

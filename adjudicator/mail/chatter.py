@@ -19,18 +19,23 @@ from .inbox import CLIENT_SIGNATURE
 _WORDS = r"(?:[ \t,.!]+[^\s,.!]+){0,3}"
 """Up to three words after the phrase: `Hi GM`, `Thanks a lot`, `Cheers, Dora`."""
 _END = r"[ \t,.!:;)(-]*$"
+_OPENER = (
+    r"(?:(?:hi|hello|hey|hiya|dear|greetings|howdy|good (?:morning|afternoon|evening)|moin|hallo|ciao|salut|bonjour)"
+    r"|(?:many |big )?(?:thanks|thank you|thx|ty|cheers|ta)"
+    r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)"
+    r"|(?:sorry|oops|whoops|apologies)"
+    r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely|x{1,4}))\b"
+)
+"""A greeting, thanks, an apology or a sign-off, which a few words may follow (`_WORDS`)."""
 _CHATTER = re.compile(
-    r"^(?:"
-    r"(?:hi|hello|hey|hiya|dear|greetings|howdy|good (?:morning|afternoon|evening)|moin|hallo|ciao|salut|bonjour)\b" + _WORDS
-    + r"|(?:many |big )?(?:thanks|thank you|thx|ty|cheers|ta)\b" + _WORDS
-    + r"|(?:best|kind|warm)?[ \t]*(?:regards|wishes)\b" + _WORDS
-    + r"|(?:sorry|oops|whoops|apologies)\b" + _WORDS
-    + r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely|x{1,4})\b" + _WORDS
+    r"^(?:" + _OPENER + _WORDS
     + r"|see (?:the )?(?:below|above|attached|attachments?)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
     + r")" + _END,
     re.IGNORECASE,
 )
+_OPENED = re.compile(r"^" + _OPENER + r"[ \t]*[,:;-]+[ \t]*(?P<rest>\S.*)$", re.IGNORECASE)
+"""An opener set off by a comma from the words after it: "Hi, bid blue+2 orange-3", "Cheers, Dora"."""
 _NO_WORD = re.compile(r"^[^\w]*$")
 _ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
 """A line that speaks of the orders ("my orders are attached", "orders in the HTML version") with no number
@@ -50,6 +55,17 @@ def without_lead(line: str, names: tuple[str, ...] = ()) -> str:
     while (lead := _LEADING_SENTENCE.match(line)) and _alone(lead[1], names):
         line = line[lead.end():]
     return line
+
+
+def after_opener(line: str) -> str | None:
+    """The words after an opener and its comma ("bid blue+2 orange-3" of "Hi, bid blue+2 orange-3"), or None.
+
+    A few words after a greeting are chatter by the list above ("Hi, all", "Cheers, Dora"), yet a short order
+    fits in as few ("Hi, bid blue 2"), and no game reads an order that starts "Hi,": the reader of the seat's
+    orders decides (mail/sentences.py), for a line taken for chatter that reads as an order is an order lost
+    without a word."""
+    found = _OPENED.match(" ".join(line.split()))
+    return found["rest"] if found else None
 
 
 def chatter(line: str, names: tuple[str, ...] = ()) -> bool:

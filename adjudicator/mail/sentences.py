@@ -53,20 +53,32 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
     orders; None when no line is meant as an order, or too many are. `name` is the seat's display name:
     a line that only signs with it (or its first word, or the id) is chatter."""
     names = (seat, name, *name.split()[:1])
+    view = position.view_of(seat)
+
+    def reads(lines: list[str]) -> list[Reading] | None:
+        try:
+            return read_view_orders(game, position.phase, view, seat, lines)
+        except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
+            return None
+
     password, lines = None, []
     for line in text.split("\n"):
         if "{" in line and _PASSWORD_KEY.search(line):  # a form typed on one line: its password is no line's end
             continue
         line, written = envelope.password_after(line)  # `password: ...` on a line of its own or after an order
         password = written or password
-        if line.strip() and not envelope.is_envelope(line) and not _PASSWORD_KEY.search(line) and not chatter.chatter(line, names):
-            lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))  # `campaign:`, `player:` aside
+        if not line.strip() or envelope.is_envelope(line) or _PASSWORD_KEY.search(line):  # `campaign:`, `player:` aside
+            continue
+        # "Hi, bid blue 2" is as short as "Hi, all", and a game reads no "Hi,": its reader tells the order after a greeting.
+        rest = chatter.after_opener(line)
+        if rest is not None and any(r.accepted for r in reads([rest]) or []):
+            line = rest
+        elif chatter.chatter(line, names):
+            continue
+        lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))
     if not lines or len(lines) > MAX_SENTENCES:
         return None
     if password and len(password) >= 4:  # typed again in a sentence, it is not echoed by the answer that lists them
         lines = [yamlsafe.scrub(line, [password]) for line in lines]
-    try:
-        readings = read_view_orders(game, position.phase, position.view_of(seat), seat, list(lines))
-    except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
-        return None
-    return Sentences(seat, password, lines, readings)
+    readings = reads(list(lines))
+    return None if readings is None else Sentences(seat, password, lines, readings)
