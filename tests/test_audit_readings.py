@@ -1,0 +1,166 @@
+"""`pbem audit` across a better order reader (docs/archive.md, "Audit across a better order reader").
+
+The reader improves between releases: this week "SID 6 steal Bartholomew 9" (one word of a display
+name, SECRETS-15) came to name the player Bartholomew Smith, where an older reader found no player
+"Bartholomew" and read the order as void. A campaign adjudicated by that older reader must still
+audit clean after the upgrade: the turn is replayed from the readings its results.json records.
+
+No reader is mocked. An older reader's turn is made the way it would have been written: the turn is
+adjudicated with an order today's reader also finds no player in ("Bartholomeu"), then every file of
+the turn says "Bartholomew" instead, as the older reader's would have (the order file as the player
+sent it, the recorded reading, the reports), and the manifest chain is sealed again over the files
+as they now are, as turn.py seals it. Later turns are adjudicated on top of it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudicator.campaign.adjudicate import adjudicate
+from adjudicator.campaign.audit import audit
+from adjudicator.campaign.create import create
+from adjudicator.campaign.demo import write_demo_orders
+from adjudicator.campaign.folder import Campaign, dump_json
+from adjudicator.campaign.turn import sha256
+from adjudicator.cli import main
+
+TONY = "tony"
+OLD, NEW = b"Bartholomeu", b"Bartholomew"
+NO_PLAYER = "void (there is no player called 'Bartholomew' (players: tony (Tony), bart (Bartholomew Smith), maria (Maria)))"
+STEAL = "SID 6 tries to steal Bartholomew Smith's secret 9 (worth 17)"
+
+
+def seal(root: Path, first: int) -> None:
+    """Seal the manifests of turns `first` on over their files as they are now, each chained to the one
+    before it, as turn.py writes them (same fields, same order, same JSON): what an older release wrote."""
+    number = first
+    while (root / f"turn-{number:03d}" / "manifest.json").is_file():
+        folder = root / f"turn-{number:03d}"
+        manifest = json.loads((folder / "manifest.json").read_bytes())
+        manifest["previous_manifest"] = sha256((root / f"turn-{number - 1:03d}" / "manifest.json").read_bytes())
+        for side in ("inputs", "outputs"):
+            manifest[side] = {name: sha256((folder / name).read_bytes()) for name in manifest[side]}
+        (folder / "manifest.json").write_bytes(dump_json(manifest))
+        number += 1
+
+
+def as_an_older_reader_wrote_it(turn: Path, files: list[str]) -> None:
+    """The turn's `files` as the older reader's turn holds them: "Bartholomew" where ours says "Bartholomeu"."""
+    for name in files:
+        path = turn / name
+        assert OLD in path.read_bytes() or name.startswith("reports/"), name
+        path.write_bytes(path.read_bytes().replace(OLD, NEW))
+
+
+def turn_one(tmp_path: Path, files: list[str]) -> Path:
+    """A Secrets campaign whose turn 1 an older reader adjudicated with Tony's "SID 6 steal Bartholomew 9"
+    read as void, its `files` written as that reader wrote them, then turns 2 and 3 adjudicated today."""
+    root = tmp_path / "spies"
+    names = {"tony": "Tony", "bart": "Bartholomew Smith", "maria": "Maria"}
+    create(root, "secrets", [{"id": p, "name": n} for p, n in names.items()], seed="reader", name="spies", passwords=False)
+    write_demo_orders(Campaign.open(root), {})
+    (root / "turn-001" / "orders" / "tony.yaml").write_text("player: tony\nturn: 1\norders:\n  - SID 6 steal Bartholomeu 9\n", encoding="utf-8")
+    adjudicate(root)
+    as_an_older_reader_wrote_it(root / "turn-001", files)
+    seal(root, 1)
+    for _ in range(2):
+        write_demo_orders(Campaign.open(root), {})
+        adjudicate(root)
+    return root
+
+
+EVERY_FILE = ["orders/tony.yaml", "results.json", *(f"reports/{n}" for n in ("tony.txt", "bart.txt", "maria.txt", "public.md", "public.bbcode"))]
+
+
+@pytest.fixture
+def upgraded(tmp_path: Path) -> Path:
+    return turn_one(tmp_path, EVERY_FILE)
+
+
+def audit_json(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code = main(["audit", str(root), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_an_order_todays_reader_reads_differently_audits_clean_with_a_line_naming_it(upgraded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = audit(upgraded)
+    assert result.divergence is None and result.turns == 3, result.divergence
+    assert [r.to_json() for r in result.read_differently] == [
+        {"turn": 1, "player": TONY, "order": 1, "written": "SID 6 steal Bartholomew 9", "then": NO_PLAYER, "today": STEAL}
+    ]
+    assert result.reports_by_chain == set(), "the reports replay byte for byte from the recorded readings"
+    assert main(["audit", str(upgraded)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "Audit clean: the opening and 3 turns replay byte for byte.",
+        f'turn 1, Tony\'s orders, order 1 "SID 6 steal Bartholomew 9": read then as {NO_PLAYER}, read today as {STEAL}. '
+        "The turn was replayed from the readings it was adjudicated with.",
+    ]
+    code, found = audit_json(upgraded, capsys)
+    assert code == 0 and found["clean"] and found["divergence"] is None and found["turns"] == 3
+    assert found["notes"] == out[1:] and [r["note"] for r in found["read_differently"]] == out[1:]
+    assert found["read_differently"][0]["then"] == NO_PLAYER and found["read_differently"][0]["today"] == STEAL
+
+
+def test_reports_in_the_wording_of_their_day_are_checked_against_the_chain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tony's report still says "Bartholomeu" (today's rendering of the recorded readings is not its
+    bytes): checked against the manifest chain, and the line says so. A change to it still fails."""
+    root = turn_one(tmp_path, ["orders/tony.yaml", "results.json"])
+    result = audit(root)
+    assert result.divergence is None and result.reports_by_chain == {1}, result.divergence
+    assert result.notes == [
+        f'turn 1, Tony\'s orders, order 1 "SID 6 steal Bartholomew 9": read then as {NO_PLAYER}, read today as {STEAL}. '
+        "The turn was replayed from the readings it was adjudicated with; its reports match the SHA-256 chain of its manifest, "
+        "not today's wording."
+    ]
+    report = root / "turn-001" / "reports" / "tony.txt"
+    report.write_bytes(report.read_bytes() + b"\nBart is a traitor.\n")
+    code, found = audit_json(root, capsys)
+    assert code == 1 and not found["clean"] and found["turns"] == 1 and found["notes"] == []
+    assert found["divergence"].startswith("turn-001/reports/tony.txt was changed after the turn was adjudicated"), found
+
+
+def test_an_order_file_changed_after_the_turn_still_diverges(upgraded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Today's reader reads the changed file otherwise than recorded, but its bytes are not the ones the
+    manifest records: no recorded reading stands for it, and the audit fails exactly as before."""
+    path = upgraded / "turn-001" / "orders" / "tony.yaml"
+    path.write_bytes(path.read_bytes().replace(b"Bartholomew 9", b"Bartholomew 8"))
+    code, found = audit_json(upgraded, capsys)
+    assert code == 1 and found["read_differently"] == [] and found["turns"] == 1
+    assert found["divergence"] == (
+        "turn-001/orders/tony.yaml was changed after the turn was adjudicated (its SHA-256 is not the one manifest.json records)"
+    )
+
+
+def test_recorded_readings_that_do_not_give_the_recorded_state_still_diverge(upgraded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """results.json rewritten (and the chain sealed again) to say the older reader read the order as a
+    steal of secret 8: replayed from that reading, the turn's state and results are not the recorded ones."""
+    path = upgraded / "turn-001" / "results.json"
+    results = json.loads(path.read_bytes())
+    (reading,) = results["submissions"][TONY]["orders"]
+    reading.update(order={"sid": 6, "steal": {"player": "bart", "secret": 8}}, meaning=STEAL.replace("9 (worth 17)", "8 (worth 15)"), void=None)
+    path.write_bytes(dump_json(results))
+    seal(upgraded, 1)
+    code, found = audit_json(upgraded, capsys)
+    assert code == 1 and found["turns"] == 1 and found["read_differently"] == [], found
+    assert found["divergence"] == (
+        "turn-001/manifest.json differs from the replay (the turn was replayed from the readings its results.json records "
+        "for 1 order that today's reader reads differently)"
+    )
+
+
+def test_an_order_file_rewritten_with_its_whole_chain_is_never_silent(upgraded: Path) -> None:
+    """The limit docs/archive.md names: whoever rewrites an order file and seals every manifest from its
+    turn on again could already re-adjudicate the game from there; here the audit at least names the
+    order whose recorded reading the file no longer gives, word for word."""
+    path = upgraded / "turn-001" / "orders" / "tony.yaml"
+    path.write_bytes(path.read_bytes().replace(b"Bartholomew 9", b"Bartholomew 8"))
+    seal(upgraded, 1)
+    result = audit(upgraded)
+    assert result.divergence is None
+    assert [(r.written, r.then, r.today) for r in result.read_differently] == [
+        ("SID 6 steal Bartholomew 8", NO_PLAYER, STEAL.replace("9 (worth 17)", "8 (worth 15)"))
+    ]
