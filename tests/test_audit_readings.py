@@ -47,24 +47,25 @@ def seal(root: Path, first: int) -> None:
         number += 1
 
 
-def as_an_older_reader_wrote_it(turn: Path, files: list[str]) -> None:
-    """The turn's `files` as the older reader's turn holds them: "Bartholomew" where ours says "Bartholomeu"."""
+def as_an_older_reader_wrote_it(turn: Path, files: list[str], ours: bytes, theirs: bytes) -> None:
+    """The turn's `files` as the older reader's turn holds them: `theirs` where ours says `ours`."""
     for name in files:
         path = turn / name
-        assert OLD in path.read_bytes() or name.startswith("reports/"), name
-        path.write_bytes(path.read_bytes().replace(OLD, NEW))
+        assert ours in path.read_bytes() or name.startswith("reports/"), name
+        path.write_bytes(path.read_bytes().replace(ours, theirs))
 
 
-def turn_one(tmp_path: Path, files: list[str]) -> Path:
-    """A Secrets campaign whose turn 1 an older reader adjudicated with Tony's "SID 6 steal Bartholomew 9"
-    read as void, its `files` written as that reader wrote them, then turns 2 and 3 adjudicated today."""
+def turn_one(tmp_path: Path, files: list[str], order: str = "SID 6 steal Bartholomeu 9", ours: bytes = OLD, theirs: bytes = NEW) -> Path:
+    """A Secrets campaign whose turn 1 an older reader adjudicated with Tony's `order` (`theirs` for `ours`:
+    "SID 6 steal Bartholomew 9") read as void, its `files` written as that reader wrote them, then turns 2
+    and 3 adjudicated today."""
     root = tmp_path / "spies"
     names = {"tony": "Tony", "bart": "Bartholomew Smith", "maria": "Maria"}
     create(root, "secrets", [{"id": p, "name": n} for p, n in names.items()], seed="reader", name="spies", passwords=False)
     write_demo_orders(Campaign.open(root), {})
-    (root / "turn-001" / "orders" / "tony.yaml").write_text("player: tony\nturn: 1\norders:\n  - SID 6 steal Bartholomeu 9\n", encoding="utf-8")
+    (root / "turn-001" / "orders" / "tony.yaml").write_text(f"player: tony\nturn: 1\norders:\n  - {order}\n", encoding="utf-8")
     adjudicate(root)
-    as_an_older_reader_wrote_it(root / "turn-001", files)
+    as_an_older_reader_wrote_it(root / "turn-001", files, ours, theirs)
     seal(root, 1)
     for _ in range(2):
         write_demo_orders(Campaign.open(root), {})
@@ -164,3 +165,17 @@ def test_an_order_file_rewritten_with_its_whole_chain_is_never_silent(upgraded: 
     assert [(r.written, r.then, r.today) for r in result.read_differently] == [
         ("SID 6 steal Bartholomew 8", NO_PLAYER, STEAL.replace("9 (worth 17)", "8 (worth 15)"))
     ]
+
+
+def test_an_order_read_today_as_two_is_one_line_with_both_readings(tmp_path: Path) -> None:
+    """SECRETS-14: "SIDs 3 and 7 steal Bart 9", which an older reader did not understand, is read today as
+    two orders from one line: one line in the note, with both of today's readings."""
+    root = turn_one(tmp_path, EVERY_FILE, order="SIDz 3 and 7 steal Bart 9", ours=b"SIDz", theirs=b"SIDs")
+    result = audit(root)
+    assert result.divergence is None and result.reports_by_chain == set(), result.divergence
+    (found,) = result.read_differently
+    assert (found.order, found.written) == (1, "SIDs 3 and 7 steal Bart 9")
+    assert found.then.startswith("void (not understood: write 'SID <rank> steal <player> <secret>'")
+    assert found.today == (
+        "SID 3 tries to steal Bartholomew Smith's secret 9 (worth 17); SID 7 tries to steal Bartholomew Smith's secret 9 (worth 17)"
+    )

@@ -19,9 +19,11 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..common import ordertext, yamlsafe
 from ..games.base import Reading
+from . import schemas
 from .pending import Pending, Verdict
-from .pipeline import Submission, as_recorded
+from .pipeline import Submission, as_meant, as_recorded
 from .turn import sha256
 
 
@@ -37,7 +39,8 @@ class ReadDifferently:
     order: int
     """Its place in the file's `orders`, counted from 1 as players count."""
     written: str
-    """The order as the player wrote it, in one line."""
+    """The order as the file says it, in one line (not as the record says it: a file rewritten with its
+    whole chain shows here beside the reading the record claims)."""
     then: str
     """How the turn read it (and was adjudicated with)."""
     today: str
@@ -80,13 +83,24 @@ def read_then(pending: Pending, verdict: Verdict, results: bytes, inputs: dict[s
             continue
         taken[player] = then
         shown = pending.state.get("names", {}).get(player, player)
+        written = _as_written(pending, verdict.orders[name])
         differences += [
-            ReadDifferently(pending.number, player, shown, index + 1, written, said_then, said_today)
-            for index, written, said_then, said_today in _orders_read_otherwise(then.readings, today.readings)
+            ReadDifferently(pending.number, player, shown, index + 1, written[index] if index < len(written) else words, said_then, said_today)
+            for index, words, said_then, said_today in _orders_read_otherwise(then.readings, today.readings)
         ]
     if not taken:
         return verdict, []
     return replace(verdict, submissions={**verdict.submissions, **taken}), differences
+
+
+def _as_written(pending: Pending, data: bytes) -> list[str]:
+    """Each order of an accepted file in one line as its player wrote it (one order may give several
+    readings, each with its own words); [] should the file not read."""
+    try:
+        document = as_meant(ordertext.load(data), pending.position)
+        return [schemas.echo(item) for item in document["orders"]]
+    except (yamlsafe.YamlError, ValueError, KeyError, TypeError):
+        return []
 
 
 def _orders_read_otherwise(then: list[Reading], today: list[Reading]) -> list[tuple[int, str, str, str]]:
