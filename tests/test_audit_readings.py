@@ -179,3 +179,17 @@ def test_an_order_read_today_as_two_is_one_line_with_both_readings(tmp_path: Pat
     assert found.today == (
         "SID 3 tries to steal Bartholomew Smith's secret 9 (worth 17); SID 7 tries to steal Bartholomew Smith's secret 9 (worth 17)"
     )
+
+
+@pytest.mark.parametrize("order", [{"sid": "six", "steal": {"player": "bart", "secret": 9}}, {"sid": 6, "steal": "bart"}, "SID 6"])
+def test_a_recorded_order_no_reader_gives_is_a_divergence_not_a_crash(upgraded: Path, order: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """results.json edited by hand to record a canonical order that is not one: the audit fails, naming the turn's results."""
+    path = upgraded / "turn-001" / "results.json"
+    results = json.loads(path.read_bytes())
+    (reading,) = results["submissions"][TONY]["orders"]
+    reading.update(order=order, meaning="SID 6 does something", void=None)
+    path.write_bytes(dump_json(results))
+    code, found = audit_json(upgraded, capsys)
+    assert code == 1 and found["turns"] == 1, found
+    assert found["divergence"].startswith("turn-001/results.json records readings that today's rules cannot resolve (")
+    assert found["divergence"].endswith("), for 1 order that today's reader reads differently")
