@@ -23,7 +23,9 @@ from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.audit import audit
 from adjudicator.campaign.create import create
 from adjudicator.campaign.demo import write_demo_orders
-from adjudicator.campaign.folder import Campaign, dump_json
+from adjudicator.campaign.export import export
+from adjudicator.campaign.folder import Campaign, dump_json, read_yaml
+from adjudicator.campaign.reveal import reveal
 from adjudicator.campaign.turn import sha256
 from adjudicator.cli import main
 
@@ -55,20 +57,25 @@ def as_an_older_reader_wrote_it(turn: Path, files: list[str], ours: bytes, their
         path.write_bytes(path.read_bytes().replace(ours, theirs))
 
 
-def turn_one(tmp_path: Path, files: list[str], order: str = "SID 6 steal Bartholomeu 9", ours: bytes = OLD, theirs: bytes = NEW) -> Path:
+def turn_one(
+    tmp_path: Path, files: list[str], order: str = "SID 6 steal Bartholomeu 9", ours: bytes = OLD, theirs: bytes = NEW,
+    passwords: bool = False, later: int = 2,
+) -> Path:
     """A Secrets campaign whose turn 1 an older reader adjudicated with Tony's `order` (`theirs` for `ours`:
-    "SID 6 steal Bartholomew 9") read as void, its `files` written as that reader wrote them, then turns 2
-    and 3 adjudicated today."""
+    "SID 6 steal Bartholomew 9") read as void, its `files` written as that reader wrote them, then `later`
+    turns adjudicated today."""
     root = tmp_path / "spies"
     names = {"tony": "Tony", "bart": "Bartholomew Smith", "maria": "Maria"}
-    create(root, "secrets", [{"id": p, "name": n} for p, n in names.items()], seed="reader", name="spies", passwords=False)
-    write_demo_orders(Campaign.open(root), {})
-    (root / "turn-001" / "orders" / "tony.yaml").write_text(f"player: tony\nturn: 1\norders:\n  - {order}\n", encoding="utf-8")
+    create(root, "secrets", [{"id": p, "name": n} for p, n in names.items()], seed="reader", name="spies", passwords=passwords)
+    known = {str(k): str(v) for k, v in read_yaml(root / "gm" / "passwords.yaml").items()} if passwords else {}
+    write_demo_orders(Campaign.open(root), known)
+    password = f"password: {json.dumps(known[TONY])}\n" if passwords else ""
+    (root / "turn-001" / "orders" / "tony.yaml").write_text(f"player: tony\nturn: 1\n{password}orders:\n  - {order}\n", encoding="utf-8")
     adjudicate(root)
     as_an_older_reader_wrote_it(root / "turn-001", files, ours, theirs)
     seal(root, 1)
-    for _ in range(2):
-        write_demo_orders(Campaign.open(root), {})
+    for _ in range(later):
+        write_demo_orders(Campaign.open(root), known)
         adjudicate(root)
     return root
 
@@ -193,3 +200,19 @@ def test_a_recorded_order_no_reader_gives_is_a_divergence_not_a_crash(upgraded: 
     assert code == 1 and found["turns"] == 1, found
     assert found["divergence"].startswith("turn-001/results.json records readings that today's rules cannot resolve (")
     assert found["divergence"].endswith("), for 1 order that today's reader reads differently")
+
+
+def test_the_export_of_such_a_campaign_audits_clean_with_the_same_line(tmp_path: Path) -> None:
+    """Design 15: pbem export works for every campaign pbem audit passes. Tony's file loses its password in
+    the export; the hash it had as filed (export.json) is the one its manifest records."""
+    root = turn_one(tmp_path, EVERY_FILE, passwords=True, later=4)
+    assert Campaign.open(root).over
+    reveal(root)
+    original = audit(root)
+    assert original.divergence is None and len(original.notes) == 1 and "Tony's orders, order 1" in original.notes[0]
+    export(root, tmp_path / "public")
+    password = read_yaml(root / "gm" / "passwords.yaml")[TONY].encode()
+    assert password in (root / "turn-001" / "orders" / "tony.yaml").read_bytes()
+    assert password not in (tmp_path / "public" / "turn-001" / "orders" / "tony.yaml").read_bytes()
+    result = audit(tmp_path / "public")
+    assert result.divergence is None and result.notes == original.notes, result.divergence
