@@ -15,10 +15,12 @@ as they now are, as turn.py seals it. Later turns are adjudicated on top of it.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from adjudicator.campaign import pending
 from adjudicator.campaign.adjudicate import adjudicate
 from adjudicator.campaign.audit import audit
 from adjudicator.campaign.create import create
@@ -26,8 +28,10 @@ from adjudicator.campaign.demo import write_demo_orders
 from adjudicator.campaign.export import export
 from adjudicator.campaign.folder import Campaign, dump_json, read_yaml
 from adjudicator.campaign.reveal import reveal
-from adjudicator.campaign.turn import sha256
+from adjudicator.campaign.pipeline import as_recorded
+from adjudicator.campaign.turn import sha256, turn
 from adjudicator.cli import main
+from adjudicator.publish.render import Renderer
 
 TONY = "tony"
 OLD, NEW = b"Bartholomeu", b"Bartholomew"
@@ -216,3 +220,31 @@ def test_the_export_of_such_a_campaign_audits_clean_with_the_same_line(tmp_path:
     assert password not in (tmp_path / "public" / "turn-001" / "orders" / "tony.yaml").read_bytes()
     result = audit(tmp_path / "public")
     assert result.divergence is None and result.notes == original.notes, result.divergence
+
+
+EXAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "turns").glob("*/campaign.yaml"))
+
+
+@pytest.mark.parametrize("root", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_turn_replays_byte_for_byte_from_its_recorded_readings(root: Path) -> None:
+    """What results.json records of each accepted file is all a replay needs, in every game: each example
+    turn, every accepted file taken as recorded (pipeline.as_recorded), gives its state, results and
+    reports byte for byte. (The manifest's template digest is the audit's to reconcile: test_examples.)"""
+    campaign = Campaign.open(root)
+    seed, setup = campaign.seed(), campaign.setup_record()
+    renderer = Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
+    state, number, taken = campaign.state(0), 0, 0
+    while not campaign.game.is_over(state):
+        number += 1
+        read = pending.replay(campaign, number, state, setup)
+        verdict = pending.check(read)
+        record = json.loads((campaign.turn_dir(number) / "results.json").read_bytes())["submissions"]
+        submissions = {
+            p: as_recorded(campaign.game, read.position, p, record[p]) if sub.status == "accepted" else sub for p, sub in verdict.submissions.items()
+        }
+        taken += sum(sub.status == "accepted" for sub in verdict.submissions.values())
+        out = turn(read, replace(verdict, submissions=submissions), seed, renderer)
+        for name, data in sorted(out.files.items()):
+            assert name == "manifest.json" or (campaign.turn_dir(number) / name).read_bytes() == data, f"turn {number}: {name}"
+        state = out.state
+    assert taken > number, "most turns hold accepted files"
