@@ -291,6 +291,54 @@ def test_the_wolf_stand_in_leans_toward_where_the_pay_is_from_its_first_turn_and
     assert sum(set(pair) != {"tub", "clock"} for pair in lifts) > 0.3 * len(lifts)
 
 
+def _kids_game(number: int, turns: int, caught_last: bool = False) -> State:
+    """A game like outside trial 8's (wolf wes; kids kim, lou, max, nia): the wolf lifts the tub on odd
+    turns, lou hides under it about half the time, the others anywhere; drawn from seed `number`.
+    With `caught_last`, lou hides under the tub on the last turn and the wolf lifts it first."""
+    from adjudicator.games.hidekids.rules import FURNITURE
+
+    game = GAMES["hidekids"]
+    options = {name: option.default for name, option in game.options.items()}
+    players = ("wes", "kim", "lou", "max", "nia")
+    state = game.setup([Seat(p, p.title()) for p in players], options, Rng(f"kids-{number}", 0))
+    draws = Rng(f"kids-{number}", 0).stream("test/places")
+    pieces = list(FURNITURE)
+    for turn in range(1, turns + 1):
+        others = [p for p in pieces if p != "tub"]
+        first = others.pop(draws.below(len(others)))
+        lift = ["tub", first] if turn % 2 else [first, others[draws.below(len(others))]]
+        hide = {kid: pieces[draws.below(len(pieces))] for kid in players[1:]}
+        if draws.below(2):
+            hide["lou"] = "tub"
+        if caught_last and turn == turns:
+            hide["lou"], lift = "tub", ["tub", first]
+        orders = {"wes": [{"lift": lift}], **{kid: [{"hide": place}] for kid, place in hide.items()}}
+        state, _ = game.resolve(state, orders, Rng(f"kids-{number}", turn))
+    return state
+
+
+def test_a_stand_in_kid_caught_under_the_tub_goes_there_far_less() -> None:
+    """Trial 8: caught under the tub, the kid went straight back (1.00). Over 200 games like the
+    trial's, after lou is caught there its chance of the tub falls to less than half its chance the
+    turn before in most games (before the catch weighed its place down: 80 of 170), and to less than
+    four fifths of it on average (before: 0.85; the wolf's habit of lifting the tub every other turn,
+    which the kid reads, sends it back in some games)."""
+    from adjudicator.games.hidekids.standin import _hiding_chances
+
+    game = GAMES["hidekids"]
+    before_after = []
+    for number in range(200):
+        turns = 2 + number % 4
+        before, after = _kids_game(number, turns - 1), _kids_game(number, turns, caught_last=True)
+        if after["outcome"] is not None:
+            continue
+        assert "lou" in after["history"][-1]["lifts"][0]["found"]
+        before_after.append(tuple(_hiding_chances(game.view(state, "lou"), "lou")["tub"] for state in (before, after)))
+    assert len(before_after) > 150
+    halved = sum(after < before / 2 for before, after in before_after)
+    assert halved > 0.55 * len(before_after), (halved, len(before_after))
+    assert sum(a for _, a in before_after) < 0.8 * sum(b for b, _ in before_after)
+
 def test_the_tricks_a_jekyll_stand_in_orders_ahead_follow_an_outcome_of_the_ones_before_drawn_by_its_chance() -> None:
     """Dr. Jekyll one trick behind with a weak hand wants trick 2 but will likely not get it: most often
     he orders trick 3 from the round where he is two behind and still wants it (strongest first), and

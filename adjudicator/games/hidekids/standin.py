@@ -18,8 +18,10 @@ what chance alone would give:
 The wolf expects a kid it knows nothing of yet to lean toward where the pay is
 (`KIDS_PRIOR`), and leans a little that way from its first turn. A kid draws its place
 from the mix weighed by what each piece pays times the chance it is not lifted (a place
-where it was caught, or seen, counts against it exactly as far as the wolf has shown it
-looks there); kids earlier in seat order are expected where
+where it was caught, or seen, counts against it as far as the wolf has shown it looks
+there), weighed down again where its own record gives it away: a loss is weighed by what
+it revealed (where it was seen, twice as much where it was caught, each older turn half as
+much), so it does not go straight back where it was caught; kids earlier in seat order are expected where
 their own record sends them, and a kid leans away from those pieces, so several
 stand-ins do not hide together. The wolf draws its two lifts with the marginal chances
 of its mix (systematic sampling: two different pieces, each with its own chance). All
@@ -62,6 +64,12 @@ KIDS_PRIOR = {p: 0.5 * BALANCED_HIDING[p] + 0.5 * KID_PAYS[p] / sum(KID_PAYS.val
 the rulebook's pay draws a newcomer (the tub pays double, the clock costs the wolf a token)."""
 KID_SHARPNESS = 14.0
 """How strongly a kid prefers the better pieces (a softmax over worth): high enough to play well, low enough to stay unread."""
+SEEN_TELLS = 1.0
+CAUGHT_TELLS = 2.0
+"""How much one sighting of a kid at a piece (an escape, a catch) points a reader of the record there:
+the kid's leaning toward the piece is divided by one plus what the record tells of it."""
+REVEALED_FADING = 0.5
+"""How much less each older turn's sighting tells the reader of the record than the turn after."""
 WOLF_LEAN_FIRST = 0.3
 WOLF_LEAN_PER_TURN = 0.25
 WOLF_LEAN_MAX = 0.85
@@ -158,11 +166,26 @@ def _expected_lifts(view: View, kid: str) -> dict[str, float]:
 
 
 def _hiding_chances(view: View, kid: str) -> dict[str, float]:
-    """How `kid` (a stand-in) draws its place: a softmax over worth, leaning away from where earlier kids go."""
+    """How `kid` (a stand-in) draws its place: a softmax over worth, weighed down where its record gives it away."""
     lifted = _expected_lifts(view, kid)
     worth = {p: (1 - lifted[p]) * KID_PAYS[p] for p in FURNITURE}
     best = max(worth.values())
-    return _normalised({p: math.exp(KID_SHARPNESS * (w - best)) for p, w in worth.items()})
+    unread = _unread(view, kid)
+    return _normalised({p: math.exp(KID_SHARPNESS * (w - best)) * unread[p] for p, w in worth.items()})
+
+
+def _unread(view: View, kid: str) -> dict[str, float]:
+    """How far the public record leaves each piece unread as this kid's place (1: not read at all).
+
+    A wolf reading the record lifts where the kid was seen; where it was caught tells the wolf twice
+    over (the kid goes there, and the wolf itself looks there). Each older turn tells half as much."""
+    read = {p: 0.0 for p in FURNITURE}
+    for age, turn in enumerate(reversed(view["history"])):
+        place = _seen(turn).get(kid)
+        if place is not None:
+            caught = any(kid in lift["found"] for lift in turn["lifts"])
+            read[place] += REVEALED_FADING**age * (CAUGHT_TELLS if caught else SEEN_TELLS)
+    return {p: 1.0 / (1.0 + r) for p, r in read.items()}
 
 
 def _hiding_place(view: View, player: str, stream: Stream) -> str:
