@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
-from adjudicator.games.base import Game, Seat, State  # noqa: E402
+from adjudicator.games.base import Game, Seat, State, standin_view  # noqa: E402
 from counters import COUNTERS  # noqa: E402
 
 KINDS = ("standin", "default", "random", "counter")
@@ -74,13 +74,14 @@ def tables(only: list[str] | None = None) -> list[Table]:
     return found
 
 
-def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[Any] | None:
-    """One seat's orders as canonical orders, or None for an NMR (the game's default follows)."""
+def _orders(game: Game, state: State, player: str, kind: str, rng: Rng, standins: list[str]) -> list[Any] | None:
+    """One seat's orders as canonical orders, or None for an NMR (the game's default follows);
+    `standins` are the seats the stand-in plays this turn, as a campaign's turn would tell it."""
     view = game.view(state, player)
     if kind == "default":
         return None
     if kind == "standin":
-        written = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
+        written = game.standin_orders(standin_view(game, state, player, standins), player, rng.stream(f"standin/{player}"))
     elif kind == "counter":
         written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
     else:
@@ -103,8 +104,10 @@ def play_one(table: Table, number: int, kind: str, others: str = "random") -> fl
             raise RuntimeError(f"{table.label} game {number} has not ended after {TURN_LIMIT} turns")
         rng = Rng(seed, turn)
         orders: dict[str, list[Any]] = {}
-        for player in game.due(state):
-            given = _orders(game, state, player, kind if player == measured else others, rng)
+        kinds = {player: kind if player == measured else others for player in game.due(state)}
+        standins = [player for player, played_by in kinds.items() if played_by == "standin"]
+        for player, played_by in kinds.items():
+            given = _orders(game, state, player, played_by, rng, standins)
             orders[player] = game.default_orders(state, player, rng) if given is None else given
         state, _ = game.resolve(state, orders, rng)
     winners = game.winners(state)
