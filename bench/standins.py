@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
-from adjudicator.games.base import Game, Seat, State, standin_view  # noqa: E402
+from adjudicator.games.base import Event, Game, Seat, State, standin_view  # noqa: E402
 from counters import COUNTERS  # noqa: E402
 
 KINDS = ("standin", "default", "random", "counter")
@@ -89,8 +89,10 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng, standins
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
 
 
-def play_one(table: Table, number: int, kind: str, others: str = "random") -> float:
-    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win."""
+def play_one(table: Table, number: int, kind: str, others: str = "random",
+             watch: Callable[[str, list[Event]], None] | None = None) -> float:
+    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win.
+    `watch`, if given, is told the measured seat and each turn's events (bench/secrets_captures.py)."""
     game = GAMES[table.game]
     players = [f"p{i}" for i in range(PLAYERS[table.game])]
     measured = players[table.seats[number % len(table.seats)]]
@@ -109,7 +111,9 @@ def play_one(table: Table, number: int, kind: str, others: str = "random") -> fl
         for player, played_by in kinds.items():
             given = _orders(game, state, player, played_by, rng, standins)
             orders[player] = game.default_orders(state, player, rng) if given is None else given
-        state, _ = game.resolve(state, orders, rng)
+        state, events = game.resolve(state, orders, rng)
+        if watch:
+            watch(measured, events)
     winners = game.winners(state)
     return 1 / len(winners) if measured in winners else 0.0
 

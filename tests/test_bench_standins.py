@@ -33,3 +33,12 @@ def test_a_game_of_the_tournament_is_seeded_and_the_kinds_differ() -> None:
 def test_every_game_has_a_counter_strategy() -> None:
     """Design 19: every stand-in is measured against a newcomer who reads the public record."""
     assert sorted(COUNTERS) == sorted(GAMES)
+
+
+def test_the_count_of_captures_among_secrets_stand_ins_runs_at_a_tiny_size() -> None:
+    """bench/secrets_captures.py plays the "counter v SI" games and counts the stand-in SIDs captured."""
+    from secrets_captures import captures
+
+    found = captures(4)
+    assert found["captured"] > 0 and found["most at one secret"] >= found["most at one of the counter's"]
+    assert 0 <= found["games with 3+ at one"] <= 4
