@@ -131,13 +131,14 @@ def _gains(view: View, player: str) -> dict[tuple[str, int], float]:
     facts: its worth if it is not guarded, less the capture points its owner gains if it is."""
     turn = view["turn"]
     seen = _guard_record(view)
+    scattered_guards = _guards_anywhere(view, seen)
     others = [p for p in view["players"] if p != player and view["secrets"][p]]
     best_score = max((view["score"][p] for p in others), default=0)
     gains: dict[tuple[str, int], float] = {}
     for victim in others:
         lead = 1.0 + 0.25 * (view["score"][victim] == best_score and best_score > 0)
         ranked = sorted(view["secrets"][victim], reverse=True)
-        scattered = _guards_anywhere(view, victim, seen)
+        scattered = victim in scattered_guards
         for place, secret in enumerate(ranked):
             where = (victim, secret)
             record = seen.get(where, [])
@@ -176,23 +177,21 @@ def _guarded_streak(record: list[tuple[int, bool]]) -> int:
     return streak
 
 
-def _guards_anywhere(view: View, victim: str, seen: dict[tuple[str, int], list[tuple[int, bool]]]) -> bool:
-    """Whether the record shows `victim` guarding a secret that was not among their best three held *at the
-    time* (as random play does): then their best secrets are no likelier guarded than the rest. A secret
+def _guards_anywhere(view: View, seen: dict[tuple[str, int], list[tuple[int, bool]]]) -> set[str]:
+    """The players the record shows guarding a secret that was not among their best three held *at the
+    time* (as random play does): their best secrets are no likelier guarded than the rest. A secret
     guarded while it was among the best and stolen since says nothing of the kind."""
+    thefts: dict[str, list[tuple[int, int]]] = {}
+    for entry in view["stolen"]:
+        thefts.setdefault(entry["owner"], []).append((entry["turn"], entry["secret"]))
+    found: set[str] = set()
     for (owner, secret), record in seen.items():
-        if owner != victim:
-            continue
         for turn, guarded in record:
-            if guarded and secret not in _held_before(view, victim, turn)[:GUARDS_BEST]:
-                return True
-    return False
-
-
-def _held_before(view: View, owner: str, turn: int) -> list[int]:
-    """`owner`'s secrets at the start of `turn`, best first (the public record of thefts)."""
-    gone = {e["secret"] for e in view["stolen"] if e["owner"] == owner and e["turn"] < turn}
-    return sorted((s for s in SECRETS if s not in gone), reverse=True)
+            gone = {s for when, s in thefts.get(owner, []) if when < turn}
+            held = sorted((s for s in SECRETS if s not in gone), reverse=True)
+            if guarded and secret not in held[:GUARDS_BEST]:
+                found.add(owner)
+    return found
 
 
 def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[str, int]]:
@@ -236,11 +235,15 @@ def _shares(view: View) -> dict[str, set[tuple[str, int]]]:
     wants = {seat: sorted(_gains(view, seat).items(), key=lambda item: (-item[1], item[0])) for seat in seats}
     dealt: set[tuple[str, int]] = set()
     shares: dict[str, set[tuple[str, int]]] = {seat: set() for seat in seats}
+    looked = {seat: 0 for seat in seats}  # how far down its wants each seat has looked: taken ones stay taken
     while True:
         took = False
         for seat in seats:
-            where = next((w for w, _ in wants[seat] if w not in dealt), None)
-            if where is not None:
+            wanted = wants[seat]
+            while looked[seat] < len(wanted) and wanted[looked[seat]][0] in dealt:
+                looked[seat] += 1
+            if looked[seat] < len(wanted):
+                where = wanted[looked[seat]][0]
                 shares[seat].add(where)
                 dealt.add(where)
                 took = True
