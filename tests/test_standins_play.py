@@ -3,6 +3,7 @@ does with it, checked on the games' own states and over many draws of the seat's
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,6 @@ def test_secrets_stand_ins_stop_going_for_a_secret_its_owner_keeps_guarding(afte
     """David's 10 captured thieves in turns 1, 2 and 3 (and 4): however the stand-ins draw, none of their
     SIDs goes there again. Before, David's 9, seen guarded in turn 1 and stolen since, made him look like
     a player who guards anywhere, and his 10 was taken for 20% likely guarded."""
-    import json
-
     game = GAMES["secrets"]
     state = json.loads((FARMED / f"after-turn-{after}.json").read_text())
     assert [a["code"] for a in state["attempts"] if (a["owner"], a["secret"]) == ("david", 10)].count("captured") >= after
