@@ -34,7 +34,7 @@ from typing import Any
 
 from ..common import atomic, yamlsafe
 from ..common.rng import Rng
-from ..games.base import State
+from ..games.base import State, standin_view
 from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml, rewrite_config
 
 RECORD_FILE = "standins.yaml"
@@ -137,8 +137,9 @@ def play(campaign: Campaign, number: int, state: State, seats: list[Due]) -> tup
     rng = Rng(seed, number)
     files: dict[str, bytes] = {}
     record: dict[str, dict[str, Any]] = {}
+    played = [d.seat for d in seats]
     for d in seats:
-        written = game.standin_orders(game.view(state, d.seat), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
+        written = game.standin_orders(standin_view(game, state, d.seat, played), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
         document: dict[str, Any] = {"player": d.seat, "turn": number}
         if d.seat in passwords:
             document["password"] = passwords[d.seat]
