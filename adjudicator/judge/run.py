@@ -42,9 +42,10 @@ from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import IngestResult, ingest, load_index, refresh
-from ..campaign.standins import abandoned_by, standins_record
+from ..campaign.standins import GM, abandoned_by, standins_record
+from ..campaign.standins import settings as standin_settings
 from . import absences as absence_tick
-from . import letters, notify, observers, preview, quiet, seats, shared
+from . import comeback, letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -397,6 +398,8 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         facts = opening + signup_tick.running(root, now, result.done, routed)
     ingested = _ingest(root, settings, now, record, result, routed)
     arrived = ingested.entries
+    if arrived:  # a seat's own player wrote while the stand-in covers it: the GM's line says so at once
+        result.done.extend(comeback.told(Campaign.open(root), load_index(root), [e.seq for e in arrived]))
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
@@ -450,9 +453,17 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     facts += [f"{seat.seat} abandoned after {plural(seat.after or 0, 'turn')} without valid orders in a row: the stand-in plays the seat "
               f"from turn {turn + 1} (pbem standin {campaign.root} {seat.seat} off stops it)"
               for seat in abandoned_by(campaign, turn, record)]
-    new = sorted(seat for seat in record if seat not in before)
+    # A seat the GM's stand-in has covered since an earlier turn, whose player played the turn before, is
+    # played again, not newly (trial 8: "newly ... from turn 7" of a stand-in the GM switched on at turn 3).
+    word = standin_settings(campaign)
+    since = {seat: int(word[seat].get("from", turn)) for seat in record if record[seat].get("reason") == GM and word.get(seat, {}).get("on")}
+    new = sorted(seat for seat in record if seat not in before and since.get(seat, turn) >= turn)
+    again = sorted(seat for seat in record if seat not in before and since.get(seat, turn) < turn)
     if new:
         facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
+    if again:
+        facts.append(f"played by the stand-in again in turn {turn}, its player having sent nothing: "
+                     + ", ".join(f"{seat} (gm, on since turn {since[seat]})" for seat in again))
     return facts
 
 
@@ -483,6 +494,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
+    facts += comeback.told(campaign, entries, [entry.seq for entry in entries[mark["seq"]:]])
     for entry in entries[mark["seq"]:]:
         # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
         # A command nobody could be proved to have sent is told too: its sender may be a player writing from
