@@ -166,7 +166,7 @@ def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_pa
     assert main(["standin", str(root), "lou", "on"]) == 0
     assert main(["standin", str(root), "lou", "off"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert ("Seat lou: the stand-in (at the GM's word, from turn 1) no longer plays it from turn 1 on; a silent seat gets the game's NMR "
+    assert ("Seat lou: no stand-in from turn 1 on (it played the seat, at the GM's word, from turn 1); a silent seat gets the game's NMR "
             "default; after 3 turns without valid orders in a row, counted from turn 1, it counts as abandoned.") in out, out
     assert "abandoned again" not in out and "lou is told that the seat is theirs again" in out
     [letter] = [n for n in outbox(root) if n.startswith("turn-001/standin-off-lou-")]
@@ -176,7 +176,7 @@ def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_pa
     assert "you are caught at the growl, before the first lift (HIDEKIDS-5)" in said, said
     assert "[hk] turn 1: your seat is yours again" in str(_mail(root, letter)["Subject"])
     assert main(["standin", str(root), "lou", "off"]) == 0  # nothing was on: nothing to tell
-    assert "no stand-in played it, and none will" in capsys.readouterr().out
+    assert "no stand-in from turn 1 on (none was playing it)" in capsys.readouterr().out
     assert len([n for n in outbox(root) if "standin-off" in n]) == 1
 
 

@@ -30,8 +30,8 @@ def run(args: argparse.Namespace) -> int:
     again = " again" if before is not None and before.reason == ABANDONED else ""
     abandoned = (f"; after {after} {'turn' if after == 1 else 'turns'} without valid orders in a row, counted from turn {turn}, "
                  f"it counts as abandoned{again}") if after else ""
-    was = f"the stand-in ({before.why}) no longer plays it" if before is not None else "no stand-in played it, and none will"
-    out.print(f"Seat {args.seat}: {was} from turn {turn} on; a silent seat gets the game's NMR default{abandoned}.", markup=False)
+    was = f"it played the seat, {before.why}" if before is not None else "none was playing it"
+    out.print(f"Seat {args.seat}: no stand-in from turn {turn} on ({was}); a silent seat gets the game's NMR default{abandoned}.", markup=False)
     if announce_standin_off(Path(args.dir), args.seat, turn, before):
         out.print(f"{args.seat} is told that the seat is theirs again (pbem run or pbem mail --send delivers it).", markup=False)
     return 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..campaign.folder import Campaign
-from ..campaign.standins import ABANDONED, GM, Due, due
+from ..campaign.standins import ABANDONED, GM, Due, abandon_after, due, settings
 from ..mail.ingest import Entry
 
 ACCEPTED = ("filed", "superseded")
@@ -23,6 +23,8 @@ ACCEPTED = ("filed", "superseded")
 def told(campaign: Campaign, entries: list[Entry], fresh: Iterable[int]) -> list[str]:
     """What the GM is told of the messages `fresh` (their seqs) among the ingest's `entries` (all of them, in order)."""
     fresh = set(fresh)
+    if abandon_after(campaign) is None and not settings(campaign):
+        return []  # the usual campaign: no seat the stand-in could cover, no turn's state to read
     seen: set[tuple[int, str]] = set()
     covered: dict[int, dict[str, Due]] = {}
     facts = []
