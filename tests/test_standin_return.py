@@ -15,10 +15,14 @@ from typing import Any
 import pytest
 import yaml
 from judgekit import append_mbox, outbox
+from reliability_kit import smtp_server
 
 from adjudicator.campaign.create import create
+from adjudicator.campaign.folder import Campaign
 from adjudicator.cli import main
+from adjudicator.judge import comeback
 from adjudicator.mail.chatter import chatter
+from adjudicator.mail.ingest import load_index
 
 SEATS = ("wes", "kim", "lou", "max")
 """Wes is the wolf (the first seat); the others are kids."""
@@ -178,6 +182,11 @@ def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_pa
     assert main(["standin", str(root), "lou", "off"]) == 0  # nothing was on: nothing to tell
     assert "no stand-in from turn 1 on (none was playing it)" in capsys.readouterr().out
     assert len([n for n in outbox(root) if "standin-off" in n]) == 1
+    with smtp_server() as (server, address):  # the judge's tick delivers it, once, as it does every letter of the outbox
+        for _ in range(2):
+            assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+    handed = [(to, m) for to, m in server.received if "your seat is yours again" in str(m["Subject"])]
+    assert [to for to, _ in handed] == [["lou@example.org"]], server.received
 
 
 @pytest.mark.parametrize("line", ["I am back now.", "I'm back", "I’m back!", "back again", "Back now", "I am back again"])
@@ -189,3 +198,16 @@ def test_a_line_saying_the_player_is_back_is_chatter(line: str) -> None:
 def test_an_order_that_has_back_in_it_is_no_chatter(line: str) -> None:
     """A line wrongly taken for chatter is an order lost without a word: only the whole line of being back is."""
     assert not chatter(line)
+
+
+def test_orders_sent_before_the_gms_word_are_not_told_as_sent_over_the_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Read over the trial's whole record, Lou's orders of turn 1 were told as sent "while your stand-in is on
+    (since turn 3)": the GM's word covers the turns from the one it was given in, not those before."""
+    root, passwords = _campaign(tmp_path)
+    _turn(tmp_path, 1, passwords, "kim", "max", lou="hide behind the door")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    entries = load_index(root)
+    assert comeback.told(Campaign.open(root), entries, [e.seq for e in entries]) == []
+    _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
+    assert "lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 2)" in _tick(capsys, root, 2)

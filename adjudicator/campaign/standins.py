@@ -105,7 +105,8 @@ def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
     results: dict[int, dict[str, Any]] = {}  # each turn's results.json read once, however many seats look at it
     for seat in campaign.game.due(state):
         gm = word.get(seat)
-        if gm and gm["on"]:  # a resignation says `on` as the GM's word does; the record keeps the true reason
+        if gm and gm["on"] and int(gm.get("from", 1)) <= last + 1:  # a resignation says `on` as the GM's word does; the record keeps the true reason
+            # (a word given later than the turn asked of, by the GM's digest looking back at a turn, did not cover it)
             found[seat] = Due(seat, VACANT if seat in vacant else GM, since=int(gm.get("from", 1)))
         elif limit is not None:
             # NMRs count from the holder's first turn (pbem replace) and from the GM's last `off`.
