@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..campaign import pending, schedule, signup
+from ..campaign import pending, schedule, signup, standins
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
@@ -43,7 +43,6 @@ from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import IngestResult, ingest, load_index, refresh
 from ..campaign.standins import GM, abandoned_by, standins_record
-from ..campaign.standins import settings as standin_settings
 from . import absences as absence_tick
 from . import comeback, letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
@@ -455,10 +454,11 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
               for seat in abandoned_by(campaign, turn, record)]
     # A seat the GM's stand-in has covered since an earlier turn, whose player played the turn before, is
     # played again, not newly (trial 8: "newly ... from turn 7" of a stand-in the GM switched on at turn 3).
-    word = standin_settings(campaign)
-    since = {seat: int(word[seat].get("from", turn)) for seat in record if record[seat].get("reason") == GM and word.get(seat, {}).get("on")}
-    new = sorted(seat for seat in record if seat not in before and since.get(seat, turn) >= turn)
-    again = sorted(seat for seat in record if seat not in before and since.get(seat, turn) < turn)
+    fresh = [seat for seat in record if seat not in before]
+    covered = standins.due(campaign, turn - 1, campaign.state(turn - 1)) if any(record[seat].get("reason") == GM for seat in fresh) else {}
+    since = {seat: covered[seat].since or turn for seat in fresh if seat in covered and covered[seat].reason == GM}
+    again = sorted(seat for seat in fresh if since.get(seat, turn) < turn)
+    new = sorted(seat for seat in fresh if seat not in again)
     if new:
         facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
     if again:
