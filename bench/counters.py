@@ -10,6 +10,7 @@ A game without a counter here is measured without one (the table says so).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from adjudicator.common.rng import Stream
@@ -193,13 +194,17 @@ def hide(view: View, player: str, stream: Stream) -> list[Any]:
 # -- Jekyll vs Hyde -----------------------------------------------------------------
 
 
-def jekyll(view: View, player: str, stream: Stream) -> list[Any]:
+def jekyll(view: View, player: str, stream: Stream, ahead: bool = False) -> list[Any]:
     """Jekyll wants the round's tricks even, Hyde far apart: take the trick when that helps, else
     give it. Leading to take: the strongest card of the colour the opponent has shown none of, else
     the strongest; to give: the weakest card of a colour the opponent still follows. Following: the
-    strongest legal card to take, the weakest to give. Exchanges give the lowest colour cards. One
-    trick a turn."""
-    from adjudicator.games.jekyll.cards import COLOURS, colour, is_potion, low_order
+    strongest legal card to take, the weakest to give. Exchanges give the lowest colour cards.
+
+    One trick a turn, so it sees every trick played before it orders the next. `ahead`: as a
+    stand-in's seat must (design 19: a seat it plays never slows the campaign), it also orders every
+    later trick of the round, each with the wish it has now: its hand strongest first to take,
+    weakest first to give (the engine plays the first card still held that the trick allows)."""
+    from adjudicator.games.jekyll.cards import COLOURS, TRICKS, colour, is_potion, low_order
 
     hand = list(view["hand"])
     potions = sorted((c for c in hand if is_potion(c)), key=low_order)
@@ -214,9 +219,14 @@ def jekyll(view: View, player: str, stream: Stream) -> list[Any]:
     strongest = sorted(hand, key=low_order, reverse=True)
     weakest = colours + potions
     order: dict[str, Any] = {"trick": view["trick"], "greed": weakest[:3]}
+    held = [colour(c) for c in colours]
+    # A potion led to take names the colour it holds least of, to give the one it holds most of.
+    named = min(COLOURS, key=lambda n: (held.count(n), COLOURS.index(n))) if want else max(COLOURS, key=held.count)
+    listed = strongest if want else weakest
+    later = [{"trick": t, "play": listed, "name": named, "greed": weakest[:3]} for t in range(view["trick"] + 1, TRICKS)] if ahead else []
     if view["leader"] != player:
-        order["play"] = strongest if want else weakest
-        return [order]
+        order["play"] = listed
+        return [order, *later]
     # The public record: colours the opponent did not follow this round (void in them, as far as known).
     void = {colour(r["lead"]) for r in view["played"] if r["follower"] == opponent and not is_potion(r["lead"])
             and not is_potion(r["follow"]) and colour(r["follow"]) != colour(r["lead"])}
@@ -227,9 +237,12 @@ def jekyll(view: View, player: str, stream: Stream) -> list[Any]:
         pick = next((c for c in weakest if colour(c) not in void), weakest[0])
     order["play"] = [pick]
     if is_potion(pick):
-        held = [colour(c) for c in colours]
-        order["name"] = min(COLOURS, key=lambda n: (held.count(n), COLOURS.index(n))) if want else max(COLOURS, key=held.count)
-    return [order]
+        order["name"] = named
+    return [order, *later]
 
 
 COUNTERS: dict[str, Counter] = {"hidekids": hidekids, "hide": hide, "identity": identity, "jekyll": jekyll, "secrets": secrets}
+
+AHEAD: dict[str, Counter] = {"jekyll": partial(jekyll, ahead=True)}
+"""The trick games' counters on a stand-in seat's terms: ordering to the round's end, as design 19
+binds the stand-in to, rather than one trick a turn (bench/standins.py's "counter, ahead")."""

@@ -20,8 +20,9 @@ and Hyde) are measured per role.
 
 A win counts 1 divided among joint winners; the spread is the 95% interval of the
 win rate (1.96 standard errors).
-The last column compares the stand-in with the counter game by game (same seeds, same
-seat): the mean difference of their shares, with the 95% interval of that mean.
+The last two columns compare the stand-in with the counter, and with the counter ordering
+ahead, game by game (same seeds, same seat): the mean difference of their shares, with the
+95% interval of that mean.
 """
 
 from __future__ import annotations
@@ -42,10 +43,11 @@ from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
 from adjudicator.games.base import Game, Seat, State  # noqa: E402
-from counters import COUNTERS  # noqa: E402
+from counters import AHEAD, COUNTERS  # noqa: E402
 
-KINDS = ("standin", "default", "random", "counter")
-"""Who plays the measured seat: the stand-in, nobody (the NMR default), random legal play, a counter-strategy."""
+KINDS = ("standin", "default", "random", "counter", "ahead")
+"""Who plays the measured seat: the stand-in, nobody (the NMR default), random legal play, a counter-strategy,
+and in a trick game the counter ordering to the round's end as a stand-in does ("ahead")."""
 PLAYERS = {"secrets": 4, "identity": 4, "hide": 4, "hidekids": 4, "jekyll": 2}
 TURN_LIMIT = 500
 
@@ -83,6 +85,8 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[
         written = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
     elif kind == "counter":
         written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
+    elif kind == "ahead":
+        written = AHEAD[game.id](view, player, rng.stream(f"counter/{player}"))
     else:
         written = game.demo_orders(view, player, rng.stream(f"demo/{player}"))
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
@@ -135,9 +139,12 @@ COLUMNS = (
     ("random", "random", "random legal"),
     ("counter", "random", "counter"),
     ("counter", "standin", "counter v SI"),
+    ("ahead", "random", "ahead"),
+    ("ahead", "standin", "ahead v SI"),
 )
 """The measured seat's kind, the other seats' kind, and the column's heading. "counter v SI" is the
-counter-strategy among stand-ins: it must not do better there than among random players ("counter")."""
+counter-strategy among stand-ins: it must not do better there than among random players ("counter").
+"ahead" is the counter on a stand-in seat's terms, in the trick games only (bench/counters.py AHEAD)."""
 
 
 @dataclass
@@ -161,23 +168,23 @@ class Difference:
         return f"{100 * self.mean:+5.1f} ± {100 * self.spread:4.1f}"
 
 
-PAIRED = "SI - counter"
-"""The column of the stand-in's and the counter's shares compared game by game (same seeds, same seat)."""
+PAIRED = {"SI - counter": "counter", "SI - ahead": "ahead"}
+"""The columns of the stand-in's and a counter's shares compared game by game (same seeds, same seat)."""
 
 
 def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate | Difference | None]:
     rates: dict[str, Rate | Difference | None] = {}
     shares: dict[str, list[float]] = {}
     for kind, others, heading in COLUMNS:
-        if "counter" in (kind, others) and table.game not in COUNTERS:
+        if ("counter" in (kind, others) and table.game not in COUNTERS) or (kind == "ahead" and table.game not in AHEAD):
             rates[heading] = None
             continue
         shares[heading] = [play_one(table, i, kind, others) for i in range(games)]
         rates[heading] = Rate(games, sum(shares[heading]))
         if progress:
             progress(f"{table.label}: {heading} {rates[heading]}")
-    paired = "counter" in shares
-    rates[PAIRED] = Difference([a - b for a, b in zip(shares["stand-in"], shares["counter"])]) if paired else None
+    for paired, against in PAIRED.items():
+        rates[paired] = Difference([a - b for a, b in zip(shares["stand-in"], shares[against])]) if against in shares else None
     return rates
 
 
@@ -187,7 +194,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated game ids")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
-    print(f"{'table':24} " + " ".join(f"{heading:>14}" for heading in [*(c[2] for c in COLUMNS), PAIRED]) + "  games")
+    print(f"{'table':24} " + " ".join(f"{heading:>14}" for heading in [*(c[2] for c in COLUMNS), *PAIRED]) + "  games")
     for table in tables(only):
         rates = tournament(table, args.games)
         cells = " ".join(f"{'-' if rate is None else str(rate):>14}" for rate in rates.values())

@@ -7,8 +7,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
-from counters import COUNTERS  # noqa: E402
-from standins import KINDS, play_one, tables  # noqa: E402
+from counters import AHEAD, COUNTERS  # noqa: E402
+from standins import KINDS, TURN_LIMIT, play_one, tables  # noqa: E402
 
 from adjudicator.games import GAMES  # noqa: E402
 
@@ -24,8 +24,9 @@ def test_the_tournament_runs_every_table_at_a_tiny_size() -> None:
 def test_a_game_of_the_tournament_is_seeded_and_the_kinds_differ() -> None:
     """Game i of a table is the same game every time; the measured seat's kind is what changes it."""
     table = next(t for t in tables(["secrets"]))
-    shares = {kind: [play_one(table, i, kind) for i in range(6)] for kind in KINDS}
-    assert shares == {kind: [play_one(table, i, kind) for i in range(6)] for kind in KINDS}
+    kinds = [kind for kind in KINDS if kind != "ahead"]  # "ahead" is the trick games' alone (below)
+    shares = {kind: [play_one(table, i, kind) for i in range(6)] for kind in kinds}
+    assert shares == {kind: [play_one(table, i, kind) for i in range(6)] for kind in kinds}
     assert all(0 <= s <= 1 for row in shares.values() for s in row)
     assert sum(shares["default"]) == 0  # Sid's Secrets: a seat that never sends orders scores nothing, and never wins
 
@@ -33,3 +34,33 @@ def test_a_game_of_the_tournament_is_seeded_and_the_kinds_differ() -> None:
 def test_every_game_has_a_counter_strategy() -> None:
     """Design 19: every stand-in is measured against a newcomer who reads the public record."""
     assert sorted(COUNTERS) == sorted(GAMES)
+
+
+def test_the_counter_ahead_orders_every_later_trick_and_each_order_stands() -> None:
+    """The counter on a stand-in seat's terms (design 19) orders the pending trick and every later one of
+    the round, each read as standing, where the counter itself orders one trick a turn."""
+    from adjudicator.campaign.pipeline import read_orders
+    from adjudicator.common.rng import Rng
+    from adjudicator.games.base import Seat
+
+    game = GAMES["jekyll"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat("p0", "P0"), Seat("p1", "P1")], options, Rng("ahead", 0))
+    checked = 0
+    for turn in range(1, TURN_LIMIT):
+        if game.is_over(state):
+            break
+        rng = Rng("ahead", turn)
+        orders = {}
+        for player in game.due(state):
+            view = game.view(state, player)
+            written = AHEAD["jekyll"](view, player, rng.stream(f"counter/{player}"))
+            readings = read_orders(game, state, player, written)
+            assert all(r.order is not None for r in readings), [r.void for r in readings]
+            if view["phase"] == "trick":
+                assert [r.order["trick"] for r in readings] == list(range(view["trick"], 10))
+                assert len(COUNTERS["jekyll"](view, player, rng.stream(f"counter/{player}"))) == 1
+                checked += 1
+            orders[player] = [r.order for r in readings]
+        state, _ = game.resolve(state, orders, rng)
+    assert checked >= 4  # both players, in at least two rounds

@@ -108,6 +108,24 @@ def test_a_jekyll_stand_in_orders_to_the_rounds_end_so_two_stand_ins_play_a_roun
     assert greed_steps < len(turns) / 2
 
 
+
+def test_every_list_a_jekyll_stand_in_writes_ahead_names_every_card_it_holds() -> None:
+    """A later trick's list is judged on the hand it imagines after the tricks before; when the real
+    play kept a card it imagined spent, the list ran dry and the seat played its lowest card by default
+    (JEKYLL-19), "none of the cards you listed could be played" in its report (outside trial 8)."""
+    game = GAMES["jekyll"]
+    later = 0
+    for number, state in enumerate(_trick_turns()[::3]):
+        rng = Rng("whole-lists", number)
+        for player in state["players"]:
+            view = game.view(state, player)
+            plan = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
+            for order in plan:
+                assert sorted(order["play"]) == sorted(view["hand"]), (number, player, order)
+            later += len(plan) - 1
+    assert later > 50
+
+
 def _hyde_one_trick_in(hand: list[str], won_first: bool, seat: str = "hy") -> dict[str, Any]:
     """Mr. Hyde's view at trick 2 of round 1, holding `hand`, one trick apart: trick 1 was Jekyll's purple3
     over Hyde's purple2, or Hyde's purple3 over Jekyll's purple2 (`won_first`); Jekyll holds 9 of the

@@ -25,16 +25,18 @@ Dot-named entries (`.turn-003.new`, `.lock`) are run-time files and are not turn
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..common.rng import commitment
+from ..common.words import plural
 from ..publish.render import Renderer
 from . import pending
 from .adjudicate import from_template, template_problem
 from .exported import open_for_audit, originals
 from .folder import Campaign, CampaignError, dump_json, read_yaml, turn_name
+from .recorded import ReadDifferently, read_then
 from .turn import TurnOutput, opening, sha256, turn
 
 REVEAL_FILE = "reveal.yaml"
@@ -50,6 +52,12 @@ class AuditResult:
     rendered_elsewhere: dict[int, str] = field(default_factory=dict)
     """Turns whose reports another template set rendered (turn -> the adjudicator version that wrote
     it): their rules' outputs were replayed, their reports checked against the manifest chain only."""
+    read_differently: list[ReadDifferently] = field(default_factory=list)
+    """Orders today's reader reads otherwise than their turn recorded, in unchanged files: their turns
+    were replayed from the recorded readings (campaign/recorded.py)."""
+    reports_by_chain: set[int] = field(default_factory=set)
+    """Turns replayed from recorded readings whose reports today's rendering of those readings does
+    not give byte for byte: checked against the manifest chain only, as for another template set."""
 
     @property
     def note(self) -> str | None:
@@ -62,6 +70,28 @@ class AuditResult:
             "the rules' outputs replay byte for byte; the reports match the SHA-256 chain of their manifests, "
             "not today's templates"
         )
+
+    @property
+    def notes(self) -> list[str]:
+        """Every line the audit adds to a clean result: the template line, then one per order read differently."""
+        return ([self.note] if self.note else []) + [self.said(r) for r in self.read_differently]
+
+    def said(self, order: ReadDifferently) -> str:
+        """The order's line, saying where its turn's reports could only be checked against the chain."""
+        if order.turn not in self.reports_by_chain:
+            return order.line
+        return f"{order.line[:-1]}; its reports match the SHA-256 chain of its manifest, not today's wording."
+
+    def to_json(self) -> dict[str, Any]:
+        """The result for scripts (`pbem audit --json`, docs/json-output.md)."""
+        return {
+            "clean": self.divergence is None,
+            "turns": self.turns,
+            "divergence": self.divergence,
+            "notes": self.notes if self.divergence is None else [],
+            "rendered_elsewhere": {str(n): v for n, v in sorted(self.rendered_elsewhere.items())},
+            "read_differently": [{**r.to_json(), "note": self.said(r)} for r in self.read_differently],
+        }
 
 
 def _spans(numbers: list[int]) -> str:
@@ -119,9 +149,12 @@ def _reports_differ(folder: Path, output: TurnOutput) -> bool:
     return on_disk != set(replayed) or any((folder / n).read_bytes() != d for n, d in replayed.items() if (folder / n).is_file())
 
 
-def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]], templates: str) -> tuple[str | None, bool]:
+def _compare(
+    folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]], templates: str, read_then: bool = False
+) -> tuple[str | None, bool]:
     """(the first file whose bytes differ from the replay, or that one side lacks; whether the
-    turn's reports were checked against its manifest only, another template set having rendered them).
+    turn's reports were checked against its manifest only, another template set having rendered them,
+    or, with `read_then`, the turn being replayed from the readings it recorded).
 
     The turn folder holds nothing else: every entry of its own and of reports/ is one the
     replay writes (a `notes.txt` added to an adjudicated turn is a divergence, not a file
@@ -131,11 +164,12 @@ def _compare(folder: Path, output: TurnOutput, filed: dict[str, dict[str, str]],
     Reports are replayed byte for byte, unless they differ and the manifest records a template
     digest other than today's `templates` (or none, being older than the field): then each report
     on disk must be one the manifest lists, with the SHA-256 it records, and the manifest itself
-    must replay with those hashes, so the chain still binds them."""
+    must replay with those hashes, so the chain still binds them. The same holds for a turn replayed
+    from its recorded readings (`read_then`): today's words for a void order may not be its day's."""
     label = folder.name
     recorded_manifest = folder / "manifest.json"
     theirs = _recorded(recorded_manifest.read_bytes()) if recorded_manifest.is_file() else {}
-    elsewhere = theirs.get("templates") != templates and _reports_differ(folder, output)
+    elsewhere = (read_then or theirs.get("templates") != templates) and _reports_differ(folder, output)
     expected = dict(output.files)
     if elsewhere:
         recorded = theirs.get("outputs") if isinstance(theirs.get("outputs"), dict) else {}
@@ -213,32 +247,60 @@ def _audit(root: Path, renderer: Renderer | None = None) -> AuditResult:
         if revealed.get("seed_commitment") not in (None, setup["seed_commitment"]):
             return AuditResult(0, "reveal.yaml names a different commitment from turn-000/setup.json")
     renderer = renderer or Renderer.for_campaign(campaign.game.id, campaign.root, campaign.site_base_url)
-    elsewhere: dict[int, str] = {}
+    found = AuditResult(0, None)
 
-    def compared(number: int, out: TurnOutput) -> str | None:
+    def compared(number: int, out: TurnOutput, read_then: bool = False) -> str | None:
         folder = campaign.turn_dir(number)
-        problem, other = _compare(folder, out, filed, renderer.digest)
-        if other:
-            elsewhere[number] = str(_recorded((folder / "manifest.json").read_bytes()).get("adjudicator", "before 0.1.0"))
+        problem, other = _compare(folder, out, filed, renderer.digest, read_then)
+        manifest = _recorded((folder / "manifest.json").read_bytes()) if other else {}
+        if other and manifest.get("templates") != renderer.digest:
+            found.rendered_elsewhere[number] = str(manifest.get("adjudicator", "before 0.1.0"))
+        elif other:
+            found.reports_by_chain.add(number)
         return problem
+
+    def failed(number: int, problem: str) -> AuditResult:
+        return replace(found, turns=number, divergence=problem)
 
     out = opening(campaign, setup, seed, renderer)
     problem = compared(0, out)
     if problem:
-        return AuditResult(0, problem, elsewhere)
+        return failed(0, problem)
     state = out.state
     number = 0
     while not campaign.game.is_over(state) and campaign.is_adjudicated(number + 1):
         number += 1
         read = pending.replay(campaign, number, state, setup)
-        out = turn(read, pending.check(read), seed, renderer)
-        problem = compared(number, out)
+        verdict, differences = _as_adjudicated(read, pending.check(read))
+        try:
+            out = turn(read, verdict, seed, renderer)
+        except Exception as exc:  # noqa: BLE001 - only with recorded readings; anything else is raised
+            if not differences or from_template(exc):
+                raise
+            # A record rewritten by hand can hold orders no reader ever gave: a divergence, never a crash.
+            return failed(number, f"{turn_name(number)}/results.json records readings that today's rules cannot resolve "
+                                  f"({type(exc).__name__}), for {plural(len(differences), 'order')} that today's reader reads differently")
+        problem = compared(number, out, bool(differences))
         if problem:
-            return AuditResult(number, problem, elsewhere)
+            if differences:
+                problem += (f" (the turn was replayed from the readings its results.json records for {plural(len(differences), 'order')} "
+                            "that today's reader reads differently)")
+            return failed(number, problem)
+        found.read_differently += differences
         state = out.state
     result = _account_for_turns(campaign, number, campaign.game.is_over(state))
-    result.rendered_elsewhere = elsewhere
-    return result
+    return replace(found, turns=result.turns, divergence=result.divergence)
+
+
+def _as_adjudicated(read: pending.Pending, verdict: pending.Verdict) -> tuple[pending.Verdict, list[ReadDifferently]]:
+    """The verdict a committed turn replays with: today's, but for files whose recorded readings
+    today's reader does not give while their bytes are the ones the manifest records (campaign/recorded.py)."""
+    folder = read.campaign.turn_dir(read.number)
+    results, manifest = folder / "results.json", _recorded((folder / "manifest.json").read_bytes())
+    inputs = manifest.get("inputs")
+    if not results.is_file() or not isinstance(inputs, dict):
+        return verdict, []  # a damaged turn: the plain difference says so
+    return read_then(read, verdict, results.read_bytes(), inputs)
 
 
 def _account_for_turns(campaign: Campaign, last: int, over: bool) -> AuditResult:

@@ -155,12 +155,17 @@ def read_view_orders(game: Game, phase: str, view: Any, player: str, items: list
             reading.written = schemas.echo(reading.written)  # one safe line, whatever the player typed
             readings.setdefault(reading.index, []).append(reading)
     read = [reading for i in sorted(readings) for reading in readings[i]]
+    _say_instead(game, view, player, read)
+    return read
+
+
+def _say_instead(game: Game, view: Any, player: str, read: list[Reading]) -> None:
+    """Give each void reading the reader left without one what the rules put in its place (design 17)."""
     if any(not r.accepted and not r.instead for r in read):
-        instead = game.instead(view, player, read)  # design 17: what the rules put in its place
+        instead = game.instead(view, player, read)
         for reading in read:
             if not reading.accepted and not reading.instead:
                 reading.instead = instead
-    return read
 
 
 def _located(error: schemas.SchemaError) -> str:
@@ -368,11 +373,42 @@ def check_position(
     sub.status = "accepted"
     view = position.view_of(sub.player)
     sub.readings = read_view_orders(game, position.phase, view, sub.player, document["orders"])
-    if not sub.orders:
-        sub.instead = game.instead(view, sub.player, sub.readings)
+    _say_instead_of_file(game, view, sub)
     if position.former:
         for reading in sub.void:
             _hint_handed_over(reading, position)
+    return sub
+
+
+def _say_instead_of_file(game: Game, view: Any, sub: Submission) -> None:
+    """A file that holds no order that stands is told what the rules put in place of all of them."""
+    if not sub.orders:
+        sub.instead = game.instead(view, sub.player, sub.readings)
+
+
+def as_recorded(game: Game, position: Position, player: str, record: Any) -> Submission:
+    """An accepted file's submission as a turn's results.json recorded it (`Submission.to_json`): the
+    readings it was adjudicated with, for `pbem audit` when today's reader reads the file differently
+    (campaign/recorded.py). The record keeps the readings, not what replaces a void order, which is
+    said as today's game says it. ValueError when the record is not an accepted file's."""
+    try:
+        if record["status"] != "accepted" or record["problems"] != []:
+            raise ValueError("not an accepted file")
+        readings = [
+            Reading(index=r["index"], written=r["written"], order=r["order"], meaning=r["meaning"], void=r["void"])
+            for r in record["orders"]
+        ]
+        sub = Submission(player, "accepted", record["source"], readings=readings)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a recorded submission ({type(exc).__name__}: {exc})") from None
+    if any(type(r.index) is not int or not isinstance(r.written, str) or not isinstance(r.meaning, str)
+           or not (r.void is None or isinstance(r.void, str)) for r in readings):
+        raise ValueError("a recorded reading's index, words or reason is not of its kind")
+    if sub.to_json() != record:
+        raise ValueError("the record holds more than a submission")
+    view = position.view_of(player)
+    _say_instead(game, view, player, sub.readings)
+    _say_instead_of_file(game, view, sub)
     return sub
 
 

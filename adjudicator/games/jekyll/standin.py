@@ -51,13 +51,14 @@ def orders(view: View, player: str, stream: Stream) -> list[Any]:
     plan = []
     imagined = view
     for _ in range(max(1, min(TRICKS - view["trick"], len(hand) - 1))):  # the last trick plays itself (JEKYLL-22)
-        order, imagined = _trick_order(imagined, player, stream)
+        order, imagined = _trick_order(imagined, player, stream, hand)
         plan.append(order)
     return plan
 
 
-def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any], View]:
-    """The order for the view's pending trick, and the view the seat imagines after it."""
+def _trick_order(view: View, player: str, stream: Stream, held: list[str]) -> tuple[dict[str, Any], View]:
+    """The order for the view's pending trick, and the view the seat imagines after it. `held`: the
+    seat's hand now, every card of which its list names (below)."""
     hand = list(view["hand"])
     want = _wants_trick(view, player)
     order: dict[str, Any] = {"trick": view["trick"]}
@@ -72,6 +73,10 @@ def _trick_order(view: View, player: str, stream: Stream) -> tuple[dict[str, Any
     else:
         order["play"], name = listed, None
         spent = _likely_follow(listed, leads)
+    # A later trick's list is judged on an imagined hand; should the real play keep a card it imagined
+    # spent, the list still names it (strongest first to take, weakest first to give), so it never runs
+    # dry into the lowest card (JEKYLL-19) that a player who reads their report would call careless.
+    order["play"] += [c for c in sorted(held, key=low_order, reverse=want) if c not in order["play"]]
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
     order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
