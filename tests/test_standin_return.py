@@ -107,6 +107,7 @@ def test_a_player_back_at_a_seat_the_gms_stand_in_plays_and_the_gm_are_told(tmp_
     assert "newly played by the stand-in from turn 1: lou (gm)" in _digests(root, 2)
 
     _turn(tmp_path, 2, passwords, "kim", "max", lou="Sorry, I was away! I am back now.\nhide behind the door")
+    _send(tmp_path, "lou", 2, "status", passwords["lou"])  # his `status` by mail says it too
     line = _tick(capsys, root, 2)
     told = (f"lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 1): they play turn 2, and the "
             f"stand-in goes on playing every turn lou sends nothing, without the judge waiting for them; if lou is back for good: "
@@ -119,6 +120,8 @@ def test_a_player_back_at_a_seat_the_gms_stand_in_plays_and_the_gm_are_told(tmp_
     assert "These orders of yours are used for turn 2, not the stand-in's. The GM has the judge's stand-in on your seat (since turn 1): it " \
            "plays every turn for which you send no orders, from your seat's view alone, and the judge does not wait for you" in said, said
     assert "ask the GM to take the stand-in off it" in said and "am back now" not in said
+    [answer] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/") and "status for Lou" in _text(root, n)]
+    assert "Your orders for turn 2: filed, 1 order. The GM has the judge's stand-in on your seat (since turn 1)" in answer, answer
     [report] = [n for n in outbox(root) if n.startswith("turn-002/report-lou")]
     assert "The GM has the judge's stand-in on your seat (since turn 1)" in _text(root, report)
     assert "Send your orders for turn 3 with the form at the end of this report to play that turn yourself." in _text(root, report)
