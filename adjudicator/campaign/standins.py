@@ -69,7 +69,7 @@ class Due:
         if self.reason == ABANDONED:
             return f"abandoned after {plural(self.after or 0, 'turn')} without valid orders in a row"
         if self.reason == VACANT:
-            return "vacant: its player resigned"
+            return "vacant since its player resigned"
         return f"at the GM's word, from turn {self.since}"
 
 
