@@ -204,7 +204,6 @@ def test_orders_sent_before_the_gms_word_are_not_told_as_sent_over_the_stand_in(
     _turn(tmp_path, 1, passwords, "kim", "max", lou="hide behind the door")
     assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
     assert main(["standin", str(root), "lou", "on"]) == 0
-    entries = load_index(root)
-    assert comeback.told(Campaign.open(root), entries, [e.seq for e in entries]) == []
+    assert comeback.told(Campaign.open(root), [e.seq for e in load_index(root)]) == []
     _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
     assert "lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 2)" in _tick(capsys, root, 2)

@@ -14,17 +14,20 @@ from collections.abc import Iterable
 
 from ..campaign.folder import Campaign
 from ..campaign.standins import ABANDONED, GM, Due, abandon_after, due, settings
-from ..mail.ingest import Entry
+from ..mail.ingest import Entry, load_index
 
 ACCEPTED = ("filed", "superseded")
 """An entry whose orders were accepted (a later message may have superseded them since)."""
 
 
-def told(campaign: Campaign, entries: list[Entry], fresh: Iterable[int]) -> list[str]:
-    """What the GM is told of the messages `fresh` (their seqs) among the ingest's `entries` (all of them, in order)."""
+def told(campaign: Campaign, fresh: Iterable[int], entries: list[Entry] | None = None) -> list[str]:
+    """What the GM is told of the messages `fresh` (their seqs) among the ingest's `entries` (all of them, in order;
+    read from mail/ingest.jsonl when the caller has not)."""
     fresh = set(fresh)
     if abandon_after(campaign) is None and not settings(campaign):
-        return []  # the usual campaign: no seat the stand-in could cover, no turn's state to read
+        return []  # the usual campaign: no seat the stand-in could cover, no record or turn's state to read
+    if entries is None:
+        entries = load_index(campaign.root)
     seen: set[tuple[int, str]] = set()
     covered: dict[int, dict[str, Due]] = {}
     facts = []

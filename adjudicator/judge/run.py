@@ -398,7 +398,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     ingested = _ingest(root, settings, now, record, result, routed)
     arrived = ingested.entries
     if arrived:  # a seat's own player wrote while the stand-in covers it: the GM's line says so at once
-        result.done.extend(comeback.told(Campaign.open(root), load_index(root), [e.seq for e in arrived]))
+        result.done.extend(comeback.told(Campaign.open(root), [e.seq for e in arrived]))
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
@@ -494,7 +494,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
-    facts += comeback.told(campaign, entries, [entry.seq for entry in entries[mark["seq"]:]])
+    facts += comeback.told(campaign, [entry.seq for entry in entries[mark["seq"]:]], entries)
     for entry in entries[mark["seq"]:]:
         # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
         # A command nobody could be proved to have sent is told too: its sender may be a player writing from
