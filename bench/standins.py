@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
-from adjudicator.games.base import Game, Seat, State  # noqa: E402
+from adjudicator.games.base import Event, Game, Seat, State, standin_view  # noqa: E402
 from counters import AHEAD, COUNTERS  # noqa: E402
 
 KINDS = ("standin", "default", "random", "counter", "ahead")
@@ -76,13 +76,14 @@ def tables(only: list[str] | None = None) -> list[Table]:
     return found
 
 
-def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[Any] | None:
-    """One seat's orders as canonical orders, or None for an NMR (the game's default follows)."""
+def _orders(game: Game, state: State, player: str, kind: str, rng: Rng, standins: list[str]) -> list[Any] | None:
+    """One seat's orders as canonical orders, or None for an NMR (the game's default follows);
+    `standins` are the seats the stand-in plays this turn, as a campaign's turn would tell it."""
     view = game.view(state, player)
     if kind == "default":
         return None
     if kind == "standin":
-        written = game.standin_orders(view, player, rng.stream(f"standin/{player}"))
+        written = game.standin_orders(standin_view(game, state, player, standins), player, rng.stream(f"standin/{player}"))
     elif kind == "counter":
         written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
     elif kind == "ahead":
@@ -92,8 +93,10 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng) -> list[
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
 
 
-def play_one(table: Table, number: int, kind: str, others: str = "random") -> float:
-    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win."""
+def play_one(table: Table, number: int, kind: str, others: str = "random",
+             watch: Callable[[str, list[Event]], None] | None = None) -> float:
+    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win.
+    `watch`, if given, is told the measured seat and each turn's events (bench/secrets_captures.py)."""
     game = GAMES[table.game]
     players = [f"p{i}" for i in range(PLAYERS[table.game])]
     measured = players[table.seats[number % len(table.seats)]]
@@ -107,10 +110,14 @@ def play_one(table: Table, number: int, kind: str, others: str = "random") -> fl
             raise RuntimeError(f"{table.label} game {number} has not ended after {TURN_LIMIT} turns")
         rng = Rng(seed, turn)
         orders: dict[str, list[Any]] = {}
-        for player in game.due(state):
-            given = _orders(game, state, player, kind if player == measured else others, rng)
+        kinds = {player: kind if player == measured else others for player in game.due(state)}
+        standins = [player for player, played_by in kinds.items() if played_by == "standin"]
+        for player, played_by in kinds.items():
+            given = _orders(game, state, player, played_by, rng, standins)
             orders[player] = game.default_orders(state, player, rng) if given is None else given
-        state, _ = game.resolve(state, orders, rng)
+        state, events = game.resolve(state, orders, rng)
+        if watch:
+            watch(measured, events)
     winners = game.winners(state)
     return 1 / len(winners) if measured in winners else 0.0
 

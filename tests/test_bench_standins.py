@@ -36,6 +36,15 @@ def test_every_game_has_a_counter_strategy() -> None:
     assert sorted(COUNTERS) == sorted(GAMES)
 
 
+def test_the_count_of_captures_among_secrets_stand_ins_runs_at_a_tiny_size() -> None:
+    """bench/secrets_captures.py plays the "counter v SI" games and counts the stand-in SIDs captured."""
+    from secrets_captures import captures
+
+    found = captures(4)
+    assert found["captured"] > 0 and found["most at one secret"] >= found["most at one of the counter's"]
+    assert 0 <= found["games with 3+ at one"] <= 4
+
+
 def test_the_counter_ahead_orders_every_later_trick_and_each_order_stands() -> None:
     """The counter on a stand-in seat's terms (design 19) orders the pending trick and every later one of
     the round, each read as standing, where the counter itself orders one trick a turn."""

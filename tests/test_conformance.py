@@ -30,6 +30,7 @@ from adjudicator.campaign.folder import Campaign
 from adjudicator.campaign.demo import play
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
+from adjudicator.games.base import standin_view
 from worlds import disguised_worlds
 
 REPO = Path(__file__).resolve().parent.parent
@@ -242,18 +243,20 @@ def test_stand_ins_play_a_whole_game_with_orders_that_stand(played_by_standins: 
 
 
 def test_a_stand_in_reads_only_its_seats_view(finished: Campaign) -> None:
-    """Change one player's hidden information: every other seat's stand-in writes the very same orders."""
+    """Change one player's hidden information: every other seat's stand-in writes the very same orders,
+    with every seat at the table a stand-in's (the most a stand-in is told of others, `standin_view`)."""
     game = finished.game
     checked = 0
     for world in disguised_worlds(finished):
         if world.before == world.base_before:
             continue  # only the holder's orders differ: no stand-in reads this turn's orders
-        for seat in game.due(world.base_before):
+        due = game.due(world.base_before)
+        for seat in due:
             if seat == world.holder:
                 continue
             stream = lambda: Rng(finished.seed() or "", world.number).stream(f"standin/{seat}")  # noqa: E731
-            disguised = game.standin_orders(game.view(world.before, seat), seat, stream())
-            assert disguised == game.standin_orders(game.view(world.base_before, seat), seat, stream()), (
+            disguised = game.standin_orders(standin_view(game, world.before, seat, due), seat, stream())
+            assert disguised == game.standin_orders(standin_view(game, world.base_before, seat, due), seat, stream()), (
                 f"turn {world.number}: {seat}'s stand-in changed its orders when {world.holder}'s secrets changed"
             )
             checked += 1

@@ -112,6 +112,33 @@ def test_the_gm_turns_a_standin_on_and_off(tmp_path: Path, capsys: pytest.Captur
     assert code == 1 and "no seat 'zed'" in out
 
 
+def test_two_secrets_stand_ins_at_one_table_know_each_other_and_never_go_for_one_secret(tmp_path: Path) -> None:
+    """The GM hands Bob and Cat to the stand-in: each turn's stand-in files come from views that name
+    both seats (Sid's Secrets' public report names them), and no secret gets SIDs from both."""
+    from adjudicator.common.rng import Rng
+    from adjudicator.games.base import STANDINS, standin_view
+
+    root = tmp_path / "camp"
+    passwords = _new(root)
+    for seat in ("bob", "cat"):
+        assert main(["standin", str(root), seat, "on"]) == 0
+    for number in (1, 2, 3):
+        _orders_except(root, passwords, "bob")
+        (root / f"turn-{number:03d}" / "orders" / "cat.yaml").unlink()
+        adjudicate(root)
+        campaign = Campaign.open(root)
+        before, game = campaign.state(number - 1), campaign.game
+        targets = {}
+        for seat in ("bob", "cat"):
+            filed = read_yaml(root / f"turn-{number:03d}" / "orders" / f"{seat}.yaml")["orders"]
+            view = standin_view(game, before, seat, ["cat", "bob"])
+            assert view[STANDINS] == ["bob", "cat"]
+            assert filed == game.standin_orders(view, seat, Rng(campaign.seed() or "", number).stream(f"standin/{seat}"))
+            targets[seat] = {(o["steal"]["player"], o["steal"]["secret"]) for o in filed if "steal" in o}
+        assert targets["bob"] and targets["cat"] and not targets["bob"] & targets["cat"], f"turn {number}: {targets}"
+    assert audit(root).divergence is None
+
+
 def test_a_players_own_file_in_place_of_the_standins_counts_as_the_players(tmp_path: Path) -> None:
     root = tmp_path / "camp"
     passwords = _new(root)

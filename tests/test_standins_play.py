@@ -3,6 +3,7 @@ does with it, checked on the games' own states and over many draws of the seat's
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from adjudicator.campaign.audit import audit
 from adjudicator.campaign.folder import Campaign, read_yaml
 from adjudicator.common.rng import Rng
 from adjudicator.games import GAMES
-from adjudicator.games.base import Seat, State
+from adjudicator.games.base import Seat, State, standin_view
 from adjudicator.games.jekyll.cards import TRICKS
 
 # -- Sid's Secrets ---------------------------------------------------------------------------
@@ -59,6 +60,79 @@ def test_a_secrets_stand_in_leans_away_only_from_earlier_seats_that_steal_the_be
     focused = _secrets_after(_turn_of_pairs((10, 9, 10)))
     assert scattered["secrets"] == focused["secrets"] and not scattered["stolen"]
     assert _share_on_best(scattered, "dan") > _share_on_best(focused, "dan") + 0.1
+
+
+FARMED = Path(__file__).parent / "campaigns" / "secrets-farmed"
+"""The states of an outside trial (Tony and David by hand, Sue and Cat stand-ins) after turns 3 and 4:
+David's SID 7 had guarded his 10 every turn and captured a stand-in's SID there every turn."""
+
+
+@pytest.mark.parametrize("after", [3, 4])
+def test_secrets_stand_ins_stop_going_for_a_secret_its_owner_keeps_guarding(after: int) -> None:
+    """David's 10 captured thieves in turns 1, 2 and 3 (and 4): however the stand-ins draw, none of their
+    SIDs goes there again. Before, David's 9, seen guarded in turn 1 and stolen since, made him look like
+    a player who guards anywhere, and his 10 was taken for 20% likely guarded."""
+    game = GAMES["secrets"]
+    state = json.loads((FARMED / f"after-turn-{after}.json").read_text())
+    assert [a["code"] for a in state["attempts"] if (a["owner"], a["secret"]) == ("david", 10)].count("captured") >= after
+    sent = [(seat, o["steal"]) for n in range(200) for seat in ("sue", "cat")
+            for o in game.standin_orders(standin_view(game, state, seat, ["sue", "cat"]), seat,
+                                         Rng(f"farmed-{n}", after + 1).stream(f"standin/{seat}")) if "steal" in o]
+    assert sent, "the stand-ins still steal"
+    assert not [s for s in sent if s[1] == {"player": "david", "secret": 10}]
+
+
+def _crowding(table: int, standins: int) -> tuple[int, int, list[str]]:
+    """One seeded game of four seats, the last `standins` of them stand-ins, the rest random players: the
+    secrets two stand-ins went for in one turn, the number of stand-in steals, and what went wrong
+    (three stand-ins on one secret, or two frustrating each other with equal ranks)."""
+    from adjudicator.campaign.pipeline import read_orders
+
+    game = GAMES["secrets"]
+    seats = ["ann", "bob", "cat", "dan"]
+    played = seats[len(seats) - standins:]
+    seed = f"crowding-{standins}-{table}"
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.title()) for p in seats], options, Rng(seed, 0))
+    shared = steals = 0
+    wrong: list[str] = []
+    while not game.is_over(state):
+        rng = Rng(seed, state["turn"] + 1)
+        orders = {}
+        for seat in seats:
+            written = (game.standin_orders(standin_view(game, state, seat, played), seat, rng.stream(f"standin/{seat}"))
+                       if seat in played else game.demo_orders(game.view(state, seat), seat, rng.stream(f"demo/{seat}")))
+            orders[seat] = [r.order for r in read_orders(game, state, seat, written) if r.order is not None]
+        thieves: dict[tuple[str, int], list[str]] = {}
+        for seat in played:
+            for order in orders[seat]:
+                if "steal" in order:
+                    steals += 1
+                    thieves.setdefault((order["steal"]["player"], order["steal"]["secret"]), []).append(seat)
+        state, events = game.resolve(state, orders, rng)
+        for where, who in thieves.items():
+            shared += len(set(who)) > 1
+            if len(set(who)) > 2:
+                wrong.append(f"{seed} turn {state['turn']}: {', '.join(who)} all on {where}")
+        for event in events:
+            if event["code"] == "frustrated" and event["thief"] in played:
+                rivals = [r["thief"] for r in event["rivals"] if r["thief"] != event["thief"] and r["strength"] == event["strength"]]
+                if any(r in played for r in rivals):
+                    wrong.append(f"{seed} turn {state['turn']}: {event['thief']} frustrated by a stand-in at {event['owner']} {event['secret']}")
+    return shared, steals, wrong
+
+
+@pytest.mark.parametrize("standins", [3, 4])
+def test_secrets_stand_ins_at_one_table_split_their_targets(standins: int) -> None:
+    """Over many seeded games with three or four stand-ins, no secret draws SIDs from three of them in
+    one turn and no two frustrate each other with equal strength; two share a secret only now and then."""
+    shared = steals = 0
+    wrong: list[str] = []
+    for table in range(60):
+        s, n, w = _crowding(table, standins)
+        shared, steals, wrong = shared + s, steals + n, wrong + w
+    assert not wrong, "\n".join(wrong[:10])
+    assert steals > 60 * 5 * standins and shared <= steals // 50, (shared, steals)
 
 
 # -- Jekyll vs Hyde ----------------------------------------------------------------------------

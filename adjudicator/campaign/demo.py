@@ -9,6 +9,7 @@ from typing import Any
 from .. import games
 from ..common.atomic import write_file
 from ..common.rng import Rng
+from ..games.base import standin_view
 from .adjudicate import adjudicate
 from .create import create
 from .folder import Campaign, CampaignError, dump_yaml, read_yaml
@@ -30,8 +31,10 @@ def write_demo_orders(campaign: Campaign, passwords: dict[str, str], purpose: st
     rng = Rng(campaign.seed() or "", last + 1)
     folder = campaign.turn_dir(last + 1) / "orders"
     folder.mkdir(parents=True, exist_ok=True)
-    for player in game.due(state):
-        orders = write(game.view(state, player), player, rng.stream(f"{purpose}/{player}"))
+    due = game.due(state)
+    for player in due:
+        view = standin_view(game, state, player, due) if standins else game.view(state, player)
+        orders = write(view, player, rng.stream(f"{purpose}/{player}"))
         document: dict[str, Any] = {"player": player, "turn": last + 1}
         if player in passwords:
             document["password"] = passwords[player]

@@ -356,8 +356,8 @@ class Verdict:
     """Every other entry of orders/ -> why it is not read."""
     standins: dict[str, standins.Due]
     """The due seats without a file of their own that the stand-in plays."""
-    covered: frozenset[str]
-    """Every due seat the stand-in covers: the turn never waits for one, even with a rejected file of its own."""
+    covered: dict[str, standins.Due]
+    """Every due seat the stand-in covers, with why: the turn never waits for one, even with a rejected file of its own."""
     orders: dict[str, bytes]
     """The order files the turn reads and commits, by name (the stand-ins' included once they have played)."""
     record: bytes | None = None
@@ -371,6 +371,12 @@ class Verdict:
         """The due seats without an accepted file (a rejected file counts as none), the stand-in's aside:
         the turn waits for them, and they are NMR if it is adjudicated at the deadline."""
         return [p for p, sub in self.submissions.items() if sub.nmr and p not in self.covered]
+
+    @property
+    def back(self) -> dict[str, standins.Due]:
+        """The seats the stand-in covers whose player sent accepted orders of their own: those play this turn.
+        An abandoned seat is then abandoned no more; the GM's stand-in stays on for any later turn without orders."""
+        return {p: d for p, d in self.covered.items() if p in self.files and not self.submissions[p].nmr}
 
     @property
     def stray(self) -> list[str]:
@@ -458,10 +464,10 @@ def check(pending: Pending, jobs: int = 1) -> Verdict:
     """Each due seat's file checked, as the adjudication will check it; the seats the stand-in plays."""
     folder = pending.folder
     if pending.over:
-        return Verdict({}, {}, {}, {}, frozenset(), {})
+        return Verdict({}, {}, {}, {}, {}, {})
     by_player, ignored = pending.sorted_files
     due = pending.due_seats
     submissions = dict(zip(due, parallel.ordered_map(pending.submission, due, processes(jobs, len(due)))))
     played_by_standin = {p: d for p, d in pending.covered.items() if pending.plays(p)}
     filed = {name: found for name, data in folder.orders.items() if (found := pending.campaign.as_filed(pending.number, name, data)) is not None}
-    return Verdict(submissions, dict(by_player), dict(ignored), played_by_standin, frozenset(pending.covered), dict(folder.orders), folder.standins, filed or None)
+    return Verdict(submissions, dict(by_player), dict(ignored), played_by_standin, dict(pending.covered), dict(folder.orders), folder.standins, filed or None)

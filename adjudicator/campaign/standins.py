@@ -34,7 +34,8 @@ from typing import Any
 
 from ..common import atomic, yamlsafe
 from ..common.rng import Rng
-from ..games.base import State
+from ..common.words import plural
+from ..games.base import State, standin_view
 from .folder import Campaign, CampaignError, damaged, dump_yaml, read_yaml, rewrite_config
 
 RECORD_FILE = "standins.yaml"
@@ -56,9 +57,20 @@ class Due:
     """`gm` (pbem standin ... on), `vacant` (its player resigned: `signup: vacant:`) or `abandoned` (judge: abandon_after)."""
     after: int | None = None
     """For an abandoned seat: the NMRs in a row that made it so."""
+    since: int | None = None
+    """For the GM's word (and a resignation's): the turn `pbem standin ... on` took effect. Not in the turn's record."""
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, **({"after": self.after} if self.after is not None else {})}
+
+    @property
+    def why(self) -> str:
+        """Why the stand-in covers the seat, in the words `pbem status`, the GM's digest and the seat's player read."""
+        if self.reason == ABANDONED:
+            return f"abandoned after {plural(self.after or 0, 'turn')} without valid orders in a row"
+        if self.reason == VACANT:
+            return "vacant since its player resigned"
+        return f"at the GM's word, from turn {self.since}"
 
 
 def abandon_after(campaign: Campaign) -> int | None:
@@ -93,8 +105,9 @@ def due(campaign: Campaign, last: int, state: State) -> dict[str, Due]:
     results: dict[int, dict[str, Any]] = {}  # each turn's results.json read once, however many seats look at it
     for seat in campaign.game.due(state):
         gm = word.get(seat)
-        if gm and gm["on"]:  # a resignation says `on` as the GM's word does; the record keeps the true reason
-            found[seat] = Due(seat, VACANT if seat in vacant else GM)
+        if gm and gm["on"] and int(gm.get("from", 1)) <= last + 1:  # a resignation says `on` as the GM's word does; the record keeps the true reason
+            # (a word given later than the turn asked of, by the GM's digest looking back at a turn, did not cover it)
+            found[seat] = Due(seat, VACANT if seat in vacant else GM, since=int(gm.get("from", 1)))
         elif limit is not None:
             # NMRs count from the holder's first turn (pbem replace) and from the GM's last `off`.
             since = max(int(holders[seat].get("since", 1)), int(gm.get("from", 1)) if gm else 1)
@@ -137,8 +150,9 @@ def play(campaign: Campaign, number: int, state: State, seats: list[Due]) -> tup
     rng = Rng(seed, number)
     files: dict[str, bytes] = {}
     record: dict[str, dict[str, Any]] = {}
+    played = [d.seat for d in seats]
     for d in seats:
-        written = game.standin_orders(game.view(state, d.seat), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
+        written = game.standin_orders(standin_view(game, state, d.seat, played), d.seat, rng.stream(f"{PURPOSE}/{d.seat}"))
         document: dict[str, Any] = {"player": d.seat, "turn": number}
         if d.seat in passwords:
             document["password"] = passwords[d.seat]
@@ -200,8 +214,9 @@ def played(record: dict[str, dict[str, Any]], digests: dict[str, str]) -> dict[s
     return found
 
 
-def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int]:
-    """`pbem standin DIR SEAT on|off`: the GM's word, from the pending turn on. Returns the campaign and that turn."""
+def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int, Due | None]:
+    """`pbem standin DIR SEAT on|off`: the GM's word, from the pending turn on. Returns the campaign, that turn,
+    and whether and why the stand-in covered the seat before (what `off` tells the GM and the seat's player)."""
     Campaign.open(root)  # a folder that is no campaign is named before a lock file is made in it
     with atomic.locked(Path(root)):
         campaign = Campaign.open(root)
@@ -211,9 +226,10 @@ def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int]:
         if campaign.player(seat) is None:
             raise CampaignError(f"no seat '{seat}' in {campaign.root}; seats: {', '.join(p['id'] for p in campaign.players)}")
         pending = campaign.last_turn + 1
+        before = due(campaign, campaign.last_turn, state).get(seat)
         word = {**settings(campaign), seat: {"on": on, "from": pending}}
         atomic.write_file(campaign.root / "campaign.yaml", rewrite_config(campaign.root / "campaign.yaml", {"standins": dict(sorted(word.items()))}))
-        return Campaign.open(root), pending
+        return Campaign.open(root), pending, before
 
 
 def newly_abandoned(campaign: Campaign, turn: int, state: State, played_now: dict[str, Any]) -> list[Due]:

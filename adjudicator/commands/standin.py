@@ -17,15 +17,21 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..campaign.standins import set_word
+    from ..campaign.standins import ABANDONED, abandon_after, set_word
+    from ..judge.letters import announce_standin_off
 
     on = args.switch == "on"
-    campaign, turn = set_word(Path(args.dir), args.seat, on)
+    campaign, turn, before = set_word(Path(args.dir), args.seat, on)
     out = console()
     if on:
         out.print(f"Seat {args.seat}: the stand-in plays it from turn {turn} whenever no orders of the seat's own are filed.", markup=False)
-    else:
-        after = (campaign.config.get("judge") or {}).get("abandon_after")
-        again = f"; after {after} {'turn' if after == 1 else 'turns'} without valid orders in a row it counts as abandoned again" if after else ""
-        out.print(f"Seat {args.seat}: no stand-in from turn {turn} on; a silent seat gets the game's NMR default{again}.", markup=False)
+        return 0
+    after = abandon_after(campaign)
+    again = " again" if before is not None and before.reason == ABANDONED else ""
+    abandoned = (f"; after {after} {'turn' if after == 1 else 'turns'} without valid orders in a row, counted from turn {turn}, "
+                 f"it counts as abandoned{again}") if after else ""
+    was = f"it played the seat, {before.why}" if before is not None else "none was playing it"
+    out.print(f"Seat {args.seat}: no stand-in from turn {turn} on ({was}); a silent seat gets the game's NMR default{abandoned}.", markup=False)
+    if announce_standin_off(Path(args.dir), args.seat, turn, before):
+        out.print(f"{args.seat} is told that the seat is theirs again (pbem run or pbem mail --send delivers it).", markup=False)
     return 0

@@ -55,14 +55,14 @@ def run(args: argparse.Namespace) -> int:
         who = literal(f"{player} ({names[player]})" if names.get(player, player) != player else player)
         word = pending.standing(sub, player in verdict.standins)
         if word == "stand-in":
-            table.add_row(who, "[cyan]stand-in[/]", "the stand-in writes this seat's orders when the turn is adjudicated")
+            table.add_row(who, "[cyan]stand-in[/]", literal(f"the stand-in writes this seat's orders when the turn is adjudicated: {verdict.standins[player].why}"))
         elif word == "missing":
             table.add_row(who, "[red]missing[/]", "")
         elif word == "rejected":  # a rejected file is not sent: the turn waits for it as for a missing one
             table.add_row(who, "[red]rejected[/]", literal(f"{sub.source}: " + "; ".join(f"{p.where}: {p.what}" for p in sub.problems)))
         else:
             void = len(sub.void)
-            table.add_row(who, "[green]valid[/]", plural(len(sub.readings), "order") + (f", {void} void" if void else ""))
+            table.add_row(who, "[green]valid[/]", literal(plural(len(sub.readings), "order") + (f", {void} void" if void else "") + _back(verdict, player)))
     out.print(table)
     waiting = [p + (" (file rejected)" if verdict.submissions[p].status == "rejected" else "") for p in verdict.waiting]
     played = list(verdict.standins)
@@ -74,6 +74,18 @@ def run(args: argparse.Namespace) -> int:
     _print_deadline(out, turn, now)
     _print_absences(out, turn, now)
     return 0
+
+
+def _back(verdict: Any, player: str) -> str:
+    """A seat the stand-in covers whose player sent orders of their own: what becomes of the stand-in (trial 8)."""
+    covered = verdict.back.get(player)
+    if covered is None:
+        return ""
+    from ..campaign.standins import ABANDONED
+
+    if covered.reason == ABANDONED:
+        return f"; the player is back: the seat ({covered.why}) is abandoned no more, the stand-in stops"
+    return f"; the player's own, over the stand-in ({covered.why}), which still plays any turn they send nothing"
 
 
 def _print_signup(campaign: Any, as_json: bool) -> int:

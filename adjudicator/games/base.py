@@ -267,6 +267,21 @@ OPTIONAL_HOOKS: dict[str, Any] = {"nmr_public": False, "field_labels": {}, "form
 """The optional members of `Game` and the default the registry gives a game that leaves one out."""
 
 
+STANDINS = "standins"
+"""The key of a stand-in's view that lists the seats the stand-in plays this turn (`standin_view`)."""
+
+
+def standin_view(game: Game, state: State, seat: str, standins: list[str]) -> View:
+    """What the stand-in plays `seat` from: the seat's own view and, in a game whose rules make an NMR
+    public, the seats the stand-in plays this turn (in seat order), which that turn's public report
+    names anyway: the stand-ins at one table may then split their work (design 19). In any other game
+    whose seats are a stand-in's stays hidden, and the view is the seat's alone."""
+    view = game.view(state, seat)
+    if not game.nmr_public:
+        return view
+    return {**view, STANDINS: [p for p in state["players"] if p in standins]}
+
+
 def leaders(players: list[str], score: dict[str, int]) -> list[str]:
     """The players with the highest score, in seat order: joint winners on a tie."""
     best = max(score[p] for p in players)

@@ -3,6 +3,7 @@
     CAMPAIGN/mail/outbox/turn-000/welcome-<player>.eml          the opening report, first deadline, how to play
     CAMPAIGN/mail/outbox/turn-NNN/remind-<player>-<offset>.eml  a reminder so long before turn NNN's deadline
     CAMPAIGN/mail/outbox/turn-NNN/deadline-<player>-<hash>.eml a moved deadline (pbem deadline), to each player still due
+    CAMPAIGN/mail/outbox/turn-NNN/standin-off-<player>-<hash>.eml the GM took the stand-in off the seat (pbem standin ... off)
     CAMPAIGN/mail/outbox/turn-NNN/gm-<what>-<hash>.eml          what needs the GM: a turn refused, a bounce
     CAMPAIGN/mail/outbox/gm-unreadable-<hash>.eml               the campaign could not be read
 
@@ -24,7 +25,10 @@ import yaml
 from ..campaign import pending, schedule
 from ..campaign.folder import Campaign, read_yaml, turn_name
 from ..campaign.pending import pending_state
+from ..campaign.pipeline import nmr_means
+from ..campaign.standins import ABANDONED, GM, Due, abandon_after
 from ..common import atomic
+from ..common.words import plural
 from ..mail import answers, boards, plainhtml
 from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
 
@@ -250,3 +254,32 @@ def announce_deadline(root: Path, turn: int, text: str, before: str | None) -> l
                 told.append(player)
         write_outbox(root, files)
     return told
+
+
+def announce_standin_off(root: Path, seat: str, turn: int, before: Due | None) -> bool:
+    """`pbem standin DIR SEAT off` took the stand-in off a seat it played at the GM's word or as abandoned: its
+    player is told, in the outbox, that from turn `turn` the seat waits for their orders (design 14: a player
+    whose seat is handed back should know it before the deadline counts them NMR). Whether a message was written."""
+    if before is None or before.reason not in (GM, ABANDONED):
+        return False  # no stand-in to take off, or a vacant seat, whose player resigned
+    with atomic.locked(root):
+        campaign = Campaign.open(root)
+        name, address = _holder(campaign, seat, turn)
+        if not campaign.gm_email or campaign.over or turn != campaign.last_turn + 1 or not address:
+            return False
+        turn_now = pending.read(campaign)
+        limit = abandon_after(campaign)
+        again = (f" After {plural(limit, 'turn')} in a row without valid orders the stand-in would take the seat again, as abandoned."
+                 if limit else "")
+        body = (
+            f"{_title(campaign)}: the GM has handed your seat back to you, {name} ({seat}).\n\n"
+            f"The judge's stand-in was playing it ({before.why}); from turn {turn} it no longer does, and the judge\n"
+            f"waits for your orders. {deadline_words(campaign, turn)}\n\n"
+            "Reply with your order file attached, or pasted into the body, as the order form at the end of your\n"
+            f"last report shows. A turn without your orders counts as NMR (no moves received). "
+            f"{nmr_means(campaign.game, turn_now.position, seat)}{again}\n"
+        )
+        message = make_message(campaign, kind=f"standin-off-{seat}", turn=turn, to=[(name, address)],
+                               subject=f"[{campaign.config.get('name')}] turn {turn}: your seat is yours again, no stand-in plays it", body=body)
+        write_outbox(root, {f"{turn_name(turn)}/standin-off-{seat}-{_digest(body)}.eml": to_bytes(message)})
+    return True

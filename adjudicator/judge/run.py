@@ -35,16 +35,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..campaign import pending, schedule, signup
+from ..campaign import pending, schedule, signup, standins
 from ..campaign.adjudicate import Refused, adjudicate, prepare
 from ..campaign.folder import Campaign, CampaignError, dump_json
 from ..common import atomic
 from ..common.words import plural
 from ..mail import compose, deliver, fetch, inbox, reportmail, route
 from ..mail.ingest import IngestResult, ingest, load_index, refresh
-from ..campaign.standins import abandoned_by, standins_record
+from ..campaign.standins import GM, abandoned_by, standins_record
 from . import absences as absence_tick
-from . import letters, notify, observers, preview, quiet, seats, shared
+from . import comeback, letters, notify, observers, preview, quiet, seats, shared
 from . import signup as signup_tick
 from .settings import JudgeSettings, read_settings
 
@@ -397,6 +397,8 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
         facts = opening + signup_tick.running(root, now, result.done, routed)
     ingested = _ingest(root, settings, now, record, result, routed)
     arrived = ingested.entries
+    if arrived:  # a seat's own player wrote while the stand-in covers it: the GM's line says so at once
+        result.done.extend(comeback.told(Campaign.open(root), [e.seq for e in arrived]))
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:
@@ -450,9 +452,18 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     facts += [f"{seat.seat} abandoned after {plural(seat.after or 0, 'turn')} without valid orders in a row: the stand-in plays the seat "
               f"from turn {turn + 1} (pbem standin {campaign.root} {seat.seat} off stops it)"
               for seat in abandoned_by(campaign, turn, record)]
-    new = sorted(seat for seat in record if seat not in before)
+    # A seat the GM's stand-in has covered since an earlier turn, whose player played the turn before, is
+    # played again, not newly (trial 8: "newly ... from turn 7" of a stand-in the GM switched on at turn 3).
+    fresh = [seat for seat in record if seat not in before]
+    covered = standins.due(campaign, turn - 1, campaign.state(turn - 1)) if any(record[seat].get("reason") == GM for seat in fresh) else {}
+    since = {seat: covered[seat].since or turn for seat in fresh if seat in covered and covered[seat].reason == GM}
+    again = sorted(seat for seat in fresh if since.get(seat, turn) < turn)
+    new = sorted(seat for seat in fresh if seat not in again)
     if new:
         facts.append(f"newly played by the stand-in from turn {turn}: " + ", ".join(f"{seat} ({record[seat].get('reason', '')})" for seat in new))
+    if again:
+        facts.append(f"played by the stand-in again in turn {turn}, its player having sent nothing: "
+                     + ", ".join(f"{seat} (gm, on since turn {since[seat]})" for seat in again))
     return facts
 
 
@@ -483,6 +494,7 @@ def _digest(root: Path, record: dict[str, Any], smtp: deliver.Smtp | None, now: 
     for turn in range(mark["turn"] + 1, campaign.last_turn + 1):
         facts += _turn_facts(campaign, turn)
     entries = load_index(root)
+    facts += comeback.told(campaign, [entry.seq for entry in entries[mark["seq"]:]], entries)
     for entry in entries[mark["seq"]:]:
         # (a takeover is told by the sign-up's own fact and the seat's hand-over, judge/seats.py: not a third time here)
         # A command nobody could be proved to have sent is told too: its sender may be a player writing from

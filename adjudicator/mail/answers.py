@@ -18,10 +18,11 @@ from ..campaign import absences, schedule
 from ..campaign.folder import Campaign
 from ..campaign.pending import OnPending, Pending, standing
 from ..campaign.pipeline import Submission, nmr_means
+from ..campaign.standins import GM
 from ..common.resources import resource_path
 from ..common.words import cell, headed, plural
 from ..publish.render import Renderer
-from . import press
+from . import press, preface
 from .sentences import WHERE as SENTENCES
 
 GUIDE = "send guide for the player's guide (how to send orders, your order form, the commands)"
@@ -241,6 +242,9 @@ def status_reply(desk: Desk, seat: str) -> str:
         else:
             void = f", {len(sub.void)} of them void" if sub.void else ""
             lines.append(f"Your orders for turn {desk.pending}: filed, {plural(len(sub.readings), 'order')}{void}.")
+            covered = turn.covered.get(seat)
+            if covered is not None and covered.reason == GM:  # as the acknowledgement of those orders said (trial 8)
+                lines.append(preface.gm_standin_stays(covered))
     current = desk.turn.absences_not_over(desk.now)  # past absences are no news
     if not desk.campaign.game.nmr_public:  # nobody learns whose absence moved a deadline (design 16)
         current = [a for a in current if a.seat == seat]

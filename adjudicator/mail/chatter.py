@@ -1,5 +1,6 @@
 """Lines of a player's mail that are plainly not orders: greetings, thanks, sign-offs, questions, lines
-that only point at the orders ("see below", "my orders:") and the signature a phone adds (design 17);
+that only point at the orders ("see below", "my orders:"), a player saying they are back ("I am back now") and the
+signature a phone adds (design 17);
 kisses sign off too ("xx Maxi", "Maxi xx").
 
 A mail of plain sentences is read line by line as orders, each without the chatter it starts with
@@ -27,10 +28,16 @@ _OPENER = (
     r"|(?:best|all the best|bye|see you|see ya|cu|good luck|gl|hf|have fun|take care|love|yours|sincerely|x{1,4}))\b"
 )
 """A greeting, thanks, an apology or a sign-off, which a few words may follow (`_WORDS`)."""
+_I_AM = r"(?:i[ \t]*['’]?[ \t]*m|i[ \t]+am)[ \t]+"
+_BACK = r"(?:" + _I_AM + r")?back(?:[ \t]+(?:again|now|home|online))+|" + _I_AM + r"back"
+"""A player saying they are back ("I'm back", "I am back now", "back again"; trial 8 read "I am back now." as a
+hiding place): never an order, whose words would follow on the line. "back" alone is not on the list: a line of
+one word is more likely an order the game cannot read, which is answered, than a greeting, which is not."""
 _CHATTER = re.compile(
     r"^(?:" + _OPENER + _WORDS
     + r"|see (?:the )?(?:below|above|attached|attachments?)|(?:the )?same as (?:before|last (?:time|turn))|as before|here (?:are|is|you go|they are)\b" + _WORDS
     + r"|please find\b.*|attached\b.*"
+    + r"|" + _BACK
     + r")" + _END,
     re.IGNORECASE,
 )

@@ -55,10 +55,11 @@ from ..campaign.folder import Campaign, turn_name
 from ..campaign.pending import OnPending, Pending, Verdict, check
 from ..campaign.pending import read as read_pending
 from ..campaign.pipeline import Submission, as_meant, nmr_means
+from ..campaign.standins import ABANDONED, GM, abandon_after
 from ..common import atomic, ordertext, yamlsafe
 from ..common.words import plural
 from ..publish.render import Renderer
-from . import answers, commands, compose, deliver, inbox, sentences
+from . import answers, commands, compose, deliver, inbox, preface, sentences
 
 _AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 CLOCK_SKEW = dt.timedelta(minutes=15)
@@ -732,6 +733,7 @@ def _acknowledgement(
     if entry.status == "filed":
         lines.append(f"These orders are filed for turn {ctx.pending}." + (f" They replace your earlier message ({_echo(replaced.message_id or replaced.key)})." if replaced else ""))
         lines.append("If you send orders again before the turn is adjudicated, the newest message counts.")
+        lines += _over_the_standin(ctx, player)
     else:
         lines.append(f"NOT USED: a message of yours with a later Date ({replaced.date if replaced else '?'}) is already filed for turn {ctx.pending}.")
         lines.append("This one is kept on file but will not be adjudicated. Send your orders again if you want these.")
@@ -755,6 +757,22 @@ def _acknowledgement(
         lines += ["", *text]
         what += f"; and your {answered}"
     return _message(ctx, entry, "\n".join(lines) + "\n", (name, to), what)
+
+
+def _over_the_standin(ctx: _Context, seat: str) -> list[str]:
+    """For orders filed for a seat the stand-in covers: they play this turn, and what becomes of the stand-in
+    (trial 8: a player back at a seat the GM had handed to it, and one back at an abandoned seat, were told neither)."""
+    covered = ctx.turn.covered.get(seat)
+    if covered is None:
+        return []
+    if covered.reason == GM:
+        return ["", f"These orders of yours are used for turn {ctx.pending}, not the stand-in's. {preface.gm_standin_stays(covered)}"]
+    if covered.reason == ABANDONED:
+        again = abandon_after(ctx.campaign)
+        return ["", f"Your seat counted as {covered.why}, so the judge's stand-in was playing it. These orders take it back: "
+                f"they are used for turn {ctx.pending}, and the stand-in stops. Only {plural(again or 0, 'turn')} in a row "
+                "without valid orders would abandon the seat again."]
+    return []
 
 
 def _also_asked(ctx: _Context, seat: str, asked: commands.Command, filed: str) -> tuple[str, list[str]]:

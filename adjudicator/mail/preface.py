@@ -12,6 +12,12 @@ by its mail (mail/reportmail.py) and by the `report` command's reply (mail/comma
   order form still works). The report cannot say it: whether a seat is abandoned depends on the
   campaign's settings, not on the turn's inputs alone.
 
+- a seat the GM handed to the stand-in (`pbem standin DIR SEAT on`) whose player still plays turns of
+  their own is told, with the last turn's report, that the stand-in stays on: it plays any turn they send
+  nothing, and the judge does not wait for them (trial 8: a player back from holiday learnt it only when
+  the stand-in lost his game four days before the deadline). The acknowledgement of their orders says the
+  same (`gm_standin_stays`, mail/ingest.py).
+
 Built from what the campaign recorded, never from the clock, so a message rebuilt later is the same.
 """
 
@@ -21,7 +27,7 @@ import json
 
 from ..campaign import schedule
 from ..campaign.folder import DEADLINE_FILE, Campaign
-from ..campaign.standins import abandoned_by
+from ..campaign.standins import GM, Due, abandoned_by, due, settings, standins_record
 from ..common.words import plural
 
 
@@ -47,6 +53,26 @@ def abandoned(campaign: Campaign, seat: str, turn: int) -> str:
             "file of yours is filed.\n\n")
 
 
+def gm_standin_stays(covered: Due) -> str:
+    """What the player of a seat the GM's stand-in covers must know, whenever they send orders of their own."""
+    return (f"The GM has the judge's stand-in on your seat (since turn {covered.since}): it plays every turn for which you "
+            "send no orders, from your seat's view alone, and the judge does not wait for you: such a turn is adjudicated "
+            "as soon as the other players' orders are in, even before its deadline. To have the seat back for every turn, "
+            "ask the GM to take the stand-in off it.")
+
+
+def standin_stays(campaign: Campaign, seat: str, turn: int) -> str:
+    """For the last turn's report of a seat the GM's stand-in covers in the pending turn, that its player played
+    (the stand-in's own turns say so in the report: templates/common/_standins.j2)."""
+    if turn != campaign.last_turn or campaign.over or not settings(campaign).get(seat, {}).get("on") or seat in standins_record(campaign, turn):
+        return ""  # (the GM's word read first: a campaign's every report mail asks)
+    covered = due(campaign, turn, campaign.state(turn)).get(seat)
+    if covered is None or covered.reason != GM:
+        return ""
+    return (f"{gm_standin_stays(covered)} Send your orders for turn {turn + 1} with the form at the end of this report "
+            "to play that turn yourself.\n\n")
+
+
 def deadline_moved(campaign: Campaign, turn: int) -> str:
     """For the report of the last turn: the pending turn's deadline, when it is not the one the report gives."""
     if turn != campaign.last_turn or campaign.over:
@@ -67,7 +93,9 @@ def deadline_moved(campaign: Campaign, turn: int) -> str:
 
 def preface(campaign: Campaign, seat: str, turn: int, holder_turn: int, first: str = "") -> str:
     """What the reader of a seat's report of `turn` must know first that the report cannot say: who it was
-    written for (a new holder of the seat; else `first`), that the turn abandoned the seat, and the pending turn's deadline, from the one place
+    written for (a new holder of the seat; else `first`), that the turn abandoned the seat, that the GM's stand-in
+    stays on the seat, and the pending turn's deadline, from the one place
     `pbem status` reads it, when it moved since. The report's mail and the `report` command's reply both
     put it above the report, so neither gives a deadline of its own."""
-    return (handed_over(campaign, seat, turn, holder_turn) or first) + abandoned(campaign, seat, turn) + deadline_moved(campaign, turn)
+    return ((handed_over(campaign, seat, turn, holder_turn) or first) + abandoned(campaign, seat, turn) + standin_stays(campaign, seat, turn)
+            + deadline_moved(campaign, turn))

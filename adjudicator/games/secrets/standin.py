@@ -8,20 +8,28 @@ them (the best about half the time, the third now and then): a guard that always
 the best secret is a gift, one that seldom does leaves the most points open to thieves
 who steal at random. Two guards once few secrets are left.
 
-Stealing: every secret of another player is weighed by worth times the chance it is not
-guarded, read from the public record of attempts (SECRETS-10): a secret where a thief was
-captured or escaped was guarded, and is taken to be again unless time has passed; a
-secret that was tried without a guard is a likely unguarded one; a victim's best secrets
-are guarded more often than the rest, unless the record shows that victim guarding
-outside their best few (scattered guards, as random play leaves): then every secret of
-theirs is as likely guarded as the next. The leader's secrets weigh a little more. Targets
-are drawn, not picked, with chances that favour the best (so no thief is sent at the same
-guarded secret turn after turn), each SID on a secret of its own, strongest SIDs on the
-best. Players before this one in seat order who go for the best secrets (as the record of
-their steals shows; before any steal, a little) are expected on their own best targets
-(what a stand-in in their seat would favour, from public facts alone), and the stand-in
-leans away from those, so several stand-ins do not pile onto one secret; a player whose
-steals land anywhere, as random play's do, is not worth leaning away from. docs/standins.md.
+Stealing: every secret of another player is weighed by what a lone SID may expect there:
+its worth if unguarded, less the 5 capture points its owner gains if guarded; a theft
+expected to cost more than it brings is not tried. The chance a secret is guarded is read
+from the public record of attempts (SECRETS-10): a secret where thieves were captured or
+escaped was guarded, and is taken to be again, each further turn in a row that thieves met
+a guard there making it nearer certain (an owner who keeps guarding one secret is not
+farmed turn after turn); a secret tried last turn without a guard is a likely unguarded
+one; a victim's best secrets are guarded more often than the rest, unless the record shows
+that victim guarding a secret that was not among their best three *when they guarded it*
+(scattered guards, as random play leaves): then every secret of theirs is as likely
+guarded as the next, and one guard seen there says little. The leader's secrets weigh a
+little more. Targets are drawn, not picked, with chances that favour the best, each SID on
+a secret of its own, strongest SIDs on the best.
+
+Several stand-ins at one table (the view lists them in a game whose reports name them,
+`base.standin_view`) deal the table's secrets out among themselves, as in a draft from
+public facts alone, so each deals the same shares and each draws its targets from its own:
+no two of them go for one secret, so none frustrate or frighten each other. Players before
+this one in seat order who are not stand-ins and who go for the best secrets (as the record
+of their steals shows; before any steal, a little) are expected on their own best targets,
+and the stand-in leans away from those; a player whose steals land anywhere, as random
+play's do, is not worth leaning away from. docs/standins.md.
 """
 
 from __future__ import annotations
@@ -30,13 +38,18 @@ import math
 from typing import Any
 
 from ...common.rng import Stream
-from ..base import View
-from .rules import SECRETS, value
+from ..base import STANDINS, View
+from .rules import CAPTURE_POINTS, SECRETS, value
 
 SAFE_GUARD = 7
 """A guard this strong captures any single SID (ranks run to 7)."""
-GUARDED_ODDS = {"guarded_before": 0.6, "best": 0.3, "other": 0.12, "tried_unguarded": 0.08}
+GUARDED_ODDS = {"guarded_before": 0.75, "best": 0.3, "other": 0.12, "tried_unguarded": 0.08}
 """The chance a victim's secret is guarded: seen guarded, among their two best, the rest, tried and found unguarded."""
+GUARD_KEPT = 0.35
+"""What is left of the doubt that a secret is guarded after each further turn in a row thieves met a guard there:
+guarded once 0.75, twice 0.91, three times 0.97."""
+GUARDS_BEST = 3
+"""A player who guards with intent guards one of their best this many secrets held: a guard seen elsewhere is scattered."""
 STEAL_SHARPNESS = 2.0
 """How strongly the draw of targets favours expected gain (a softmax over points)."""
 CROWD = 0.35
@@ -114,48 +127,90 @@ def _cheapest_guard(allowed: list[int]) -> list[int]:
 
 
 def _gains(view: View, player: str) -> dict[tuple[str, int], float]:
-    """The points `player` may expect from a lone theft of each secret of another player, from public facts."""
+    """The points `player` may expect from a lone theft of each secret of another player, from public
+    facts: its worth if it is not guarded, less the capture points its owner gains if it is."""
     turn = view["turn"]
-    guarded_at: dict[tuple[str, int], int] = {}
-    unguarded_at: dict[tuple[str, int], int] = {}
-    for attempt in view.get("attempts", []):
-        where = (attempt["owner"], attempt["secret"])
-        if attempt["code"] in ("captured", "escaped"):
-            guarded_at[where] = attempt["turn"]
-        else:
-            unguarded_at[where] = attempt["turn"]
+    seen = _guard_record(view)
+    scattered_guards = _guards_anywhere(view, seen)
     others = [p for p in view["players"] if p != player and view["secrets"][p]]
     best_score = max((view["score"][p] for p in others), default=0)
     gains: dict[tuple[str, int], float] = {}
     for victim in others:
         lead = 1.0 + 0.25 * (view["score"][victim] == best_score and best_score > 0)
         ranked = sorted(view["secrets"][victim], reverse=True)
-        # A victim seen guarding a secret outside their best few guards where chance puts them:
-        # their best secrets are no likelier guarded than the rest, nor a guarded one again.
-        scattered = any(o == victim and s not in ranked[:3] for o, s in guarded_at)
+        scattered = victim in scattered_guards
         for place, secret in enumerate(ranked):
             where = (victim, secret)
-            if scattered:
-                odds = RANDOM_GUARDED
-            elif where in guarded_at:
-                odds = GUARDED_ODDS["guarded_before"] * (0.75 if turn - guarded_at[where] > 1 else 1.0)
-            elif where in unguarded_at and unguarded_at[where] == turn:
+            record = seen.get(where, [])
+            streak = _guarded_streak(record)
+            if streak and not (scattered and streak == 1):
+                # Each turn more that thieves met a guard here makes it likelier its owner keeps guarding
+                # it; turns without a thief there since say nothing against it. Of a player who guards
+                # anywhere, only a guard seen again is read so.
+                odds = 1 - (1 - GUARDED_ODDS["guarded_before"]) * GUARD_KEPT ** (streak - 1)
+            elif record and record[-1] == (turn, False):
                 odds = GUARDED_ODDS["tried_unguarded"]
+            elif scattered:
+                odds = RANDOM_GUARDED
             else:
                 odds = GUARDED_ODDS["best" if place < 2 else "other"]
-            gains[where] = value(secret) * (1 - odds) * lead
+            gains[where] = value(secret) * (1 - odds) * lead - CAPTURE_POINTS * odds
     return gains
 
 
+def _guard_record(view: View) -> dict[tuple[str, int], list[tuple[int, bool]]]:
+    """For each secret thieves went for: each such turn, in order, and whether a guard met them."""
+    met: dict[tuple[str, int], dict[int, bool]] = {}
+    for attempt in view.get("attempts", []):
+        turns = met.setdefault((attempt["owner"], attempt["secret"]), {})
+        turns[attempt["turn"]] = attempt["code"] in ("captured", "escaped")
+    return {where: sorted(turns.items()) for where, turns in met.items()}
+
+
+def _guarded_streak(record: list[tuple[int, bool]]) -> int:
+    """How many of the last turns thieves came, one after another, found the secret guarded."""
+    streak = 0
+    for _, guarded in reversed(record):
+        if not guarded:
+            break
+        streak += 1
+    return streak
+
+
+def _guards_anywhere(view: View, seen: dict[tuple[str, int], list[tuple[int, bool]]]) -> set[str]:
+    """The players the record shows guarding a secret that was not among their best three held *at the
+    time* (as random play does): their best secrets are no likelier guarded than the rest. A secret
+    guarded while it was among the best and stolen since says nothing of the kind."""
+    thefts: dict[str, list[tuple[int, int]]] = {}
+    for entry in view["stolen"]:
+        thefts.setdefault(entry["owner"], []).append((entry["turn"], entry["secret"]))
+    found: set[str] = set()
+    for (owner, secret), record in seen.items():
+        for turn, guarded in record:
+            gone = {s for when, s in thefts.get(owner, []) if when < turn}
+            held = sorted((s for s in SECRETS if s not in gone), reverse=True)
+            if guarded and secret not in held[:GUARDS_BEST]:
+                found.add(owner)
+    return found
+
+
 def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[str, int]]:
-    """`count` distinct secrets of other players, drawn with chances that favour expected gain."""
+    """Up to `count` distinct secrets of other players worth a SID, drawn with chances that favour
+    expected gain; among stand-ins, only from this seat's share (`_shares`)."""
     gains = _gains(view, player)
+    shares = _shares(view)
+    if player in shares:
+        gains = {where: gain for where, gain in gains.items() if where in shares[player]}
     for earlier in view["players"][: view["players"].index(player)]:
+        if earlier in shares:
+            continue  # a stand-in's share is its own: no need to guess its targets
         theirs = _gains(view, earlier)
         crowd = 1 - (1 - CROWD) * _focus(view, earlier)
         for where in sorted(theirs, key=lambda w: -theirs[w])[: len(view["sids"][earlier]) // 2]:
             if where in gains:
                 gains[where] *= crowd
+    # A theft expected to cost more (the SID and the owner's capture points) than it brings is not tried.
+    gains = {where: gain for where, gain in gains.items() if gain > 0}
     picked: list[tuple[str, int]] = []
     while gains and len(picked) < count:
         best = max(gains.values())
@@ -164,6 +219,36 @@ def _targets(view: View, player: str, count: int, stream: Stream) -> list[tuple[
         del gains[where]
     picked.sort(key=lambda w: -value(w[1]))  # the strongest SIDs on the best secrets
     return picked
+
+
+def _shares(view: View) -> dict[str, set[tuple[str, int]]]:
+    """The secrets of the table dealt out among the seats the stand-in plays this turn, so that no two
+    of them go for one secret (their SIDs would frustrate or frighten each other off it). Dealt as in a
+    draft, from public facts alone, so each stand-in deals the same shares: in turn, each takes the
+    secret it expects most from among those left; who takes first moves round with the turns. Each then
+    draws its targets from its own share with its own stream. Empty with fewer than two stand-ins."""
+    seats = [p for p in view.get(STANDINS, []) if view["sids"][p]]
+    if len(seats) < 2:
+        return {}
+    first = view["turn"] % len(seats)
+    seats = seats[first:] + seats[:first]
+    wants = {seat: sorted(_gains(view, seat).items(), key=lambda item: (-item[1], item[0])) for seat in seats}
+    dealt: set[tuple[str, int]] = set()
+    shares: dict[str, set[tuple[str, int]]] = {seat: set() for seat in seats}
+    looked = {seat: 0 for seat in seats}  # how far down its wants each seat has looked: taken ones stay taken
+    while True:
+        took = False
+        for seat in seats:
+            wanted = wants[seat]
+            while looked[seat] < len(wanted) and wanted[looked[seat]][0] in dealt:
+                looked[seat] += 1
+            if looked[seat] < len(wanted):
+                where = wanted[looked[seat]][0]
+                shares[seat].add(where)
+                dealt.add(where)
+                took = True
+        if not took:
+            return shares
 
 
 def _focus(view: View, thief: str) -> float:

@@ -1,0 +1,209 @@
+"""A player who comes back to a seat the stand-in plays, and what the GM sees (outside trial 8): through the
+judge's real path (`pbem run` over an mbox, as tests/test_judge.py ticks it), each with what the player's
+acknowledgement and report say, the run line, the GM's digest and `pbem status`; `pbem standin DIR SEAT off`
+and the seat's player told; "I am back now" read as chatter, not as a hiding place."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from judgekit import append_mbox, outbox
+from reliability_kit import smtp_server
+
+from adjudicator.campaign.create import create
+from adjudicator.campaign.folder import Campaign
+from adjudicator.cli import main
+from adjudicator.judge import comeback
+from adjudicator.mail.chatter import chatter
+from adjudicator.mail.ingest import load_index
+
+SEATS = ("wes", "kim", "lou", "max")
+"""Wes is the wolf (the first seat); the others are kids."""
+PLACES = {"kim": "hide under the bed", "lou": "hide behind the door", "max": "hide in the cupboard"}
+DAILY = {"timezone": "UTC", "start": "2026-12-03 20:00", "every": "1 day"}
+
+
+def _campaign(tmp_path: Path, **judge: Any) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / "hk"
+    create(root, "hidekids", [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS], seed="trial8",
+           gm_email="GM <gm@example.org>", name="hk")
+    settings = root / "campaign.yaml"
+    config = yaml.safe_load(settings.read_text(encoding="utf-8"))
+    config["schedule"] = dict(DAILY)
+    config["judge"] = {"inbox": [str(tmp_path / "hk.mbox")], **judge}
+    settings.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    (tmp_path / "hk.mbox").touch()
+    return root, yaml.safe_load((root / "gm" / "passwords.yaml").read_text(encoding="utf-8"))
+
+
+def _send(tmp_path: Path, seat: str, turn: int, text: str, password: str) -> None:
+    """A player's mail of plain sentences, as the trial's players wrote them from their phones."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = f"{seat.title()} <{seat}@example.org>", "gm@example.org", "Re: [hk] my turn"
+    message["Date"] = f"Thu, 0{2 + turn} Dec 2026 10:00:00 +0000"
+    message["Message-ID"] = f"<{seat}.{turn}.{hashlib.sha256(text.encode()).hexdigest()[:12]}@example.org>"
+    message.set_content(f"{text}\npassword: {password}\n")
+    append_mbox(tmp_path / "hk.mbox", bytes(message))
+
+
+def _turn(tmp_path: Path, turn: int, passwords: dict[str, str], *seats: str, lou: str | None = None) -> None:
+    _send(tmp_path, "wes", turn, "lift the stove and the clock", passwords["wes"])
+    for seat in seats:
+        _send(tmp_path, seat, turn, PLACES[seat], passwords[seat])
+    if lou is not None:
+        _send(tmp_path, "lou", turn, lou, passwords["lou"])
+
+
+def _tick(capsys: pytest.CaptureFixture[str], root: Path, turn: int) -> str:
+    code = main(["run", str(root), "--now", f"2026-12-0{2 + turn}T11:00+00:00"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    return " ".join(out.split())
+
+
+def _status(capsys: pytest.CaptureFixture[str], root: Path) -> str:
+    """`pbem status` on a terminal wide enough that no cell of its table wraps."""
+    with pytest.MonkeyPatch.context() as wide:
+        wide.setenv("COLUMNS", "400")
+        assert main(["status", str(root), "--now", "2026-12-03T11:00+00:00"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def _mail(root: Path, name: str) -> email.message.EmailMessage:
+    return email.message_from_bytes((root / "mail" / "outbox" / name).read_bytes(), policy=email.policy.default)
+
+
+def _text(root: Path, name: str) -> str:
+    part = _mail(root, name).get_body(("plain",))
+    assert part is not None
+    return " ".join(part.get_content().split())
+
+
+def _digests(root: Path, turn: int) -> str:
+    return " ".join(_text(root, n) for n in outbox(root) if n.startswith(f"turn-{turn:03d}/gm-digest"))
+
+
+def _ack(root: Path, seat: str, turn: int) -> str:
+    [name] = [n for n in outbox(root) if n.startswith(f"turn-{turn:03d}/ack-") and seat in str(_mail(root, n)["To"])]
+    return name
+
+
+def test_a_player_back_at_a_seat_the_gms_stand_in_plays_and_the_gm_are_told(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 8: Lou came back to a seat the GM had given the stand-in; his orders played that turn, and nobody
+    told him or the GM that the stand-in stayed on. The next turn went four days early, the stand-in played
+    Lou's seat, and the digest called it "newly played by the stand-in" though the GM had switched it on long before."""
+    root, passwords = _campaign(tmp_path, gm_digest=True)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    capsys.readouterr()
+    _turn(tmp_path, 1, passwords, "kim", "max")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    assert "newly played by the stand-in from turn 1: lou (gm)" in _digests(root, 2)
+
+    _turn(tmp_path, 2, passwords, "kim", "max", lou="Sorry, I was away! I am back now.\nhide behind the door")
+    _send(tmp_path, "lou", 2, "status", passwords["lou"])  # his `status` by mail says it too
+    line = _tick(capsys, root, 2)
+    told = (f"lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 1): they play turn 2, and the "
+            f"stand-in goes on playing every turn lou sends nothing, without the judge waiting for them; if lou is back for good: "
+            f"pbem standin {root} lou off")
+    assert told in line and "turn 2 adjudicated early" in line, line
+    assert told in _digests(root, 3)
+    ack = _ack(root, "lou", 2)
+    assert "VOID" not in str(_mail(root, ack)["Subject"])  # "I am back now." is no hiding place (item 4)
+    said = _text(root, ack)
+    assert "These orders of yours are used for turn 2, not the stand-in's. The GM has the judge's stand-in on your seat (since turn 1): it " \
+           "plays every turn for which you send no orders, from your seat's view alone, and the judge does not wait for you" in said, said
+    assert "ask the GM to take the stand-in off it" in said and "am back now" not in said
+    [answer] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/") and "status for Lou" in _text(root, n)]
+    assert "Your orders for turn 2: filed, 1 order. The GM has the judge's stand-in on your seat (since turn 1)" in answer, answer
+    [report] = [n for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert "The GM has the judge's stand-in on your seat (since turn 1)" in _text(root, report)
+    assert "Send your orders for turn 3 with the form at the end of this report to play that turn yourself." in _text(root, report)
+    assert "the stand-in writes this seat's orders when the turn is adjudicated: at the GM's word, from turn 1" in _status(capsys, root)
+
+    _turn(tmp_path, 3, passwords, "kim", "max")
+    assert "turn 3 adjudicated early" in _tick(capsys, root, 3)
+    digest = _digests(root, 4)
+    assert "played by the stand-in again in turn 3, its player having sent nothing: lou (gm, on since turn 1)" in digest, digest
+    assert "newly played" not in digest
+    # The other kids were told nothing of it: Lou's own business stays his.
+    assert not any("stand-in" in _text(root, n) for n in outbox(root) if n.startswith("turn-002/ack-") and "kim" in str(_mail(root, n)["To"]))
+
+
+def test_a_player_back_at_an_abandoned_seat_ends_it_and_both_are_told(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 8 (hk2): Max, abandoned after one NMR, wrote again; design 14 ends the abandonment, but the run line,
+    the digest and `pbem status` were silent, and Max's acknowledgement did not say the stand-in stopped."""
+    root, passwords = _campaign(tmp_path, gm_digest=True, abandon_after=1)
+    _turn(tmp_path, 1, passwords, "kim", lou="hide behind the door")
+    main(["run", str(root), "--now", "2026-12-03T21:00+00:00"])  # max sends nothing: NMR at the deadline, abandoned
+    capsys.readouterr()
+    for seat in ("kim", "lou"):
+        _send(tmp_path, seat, 2, PLACES[seat], passwords[seat])
+    _send(tmp_path, "max", 2, "I'm back!\nhide in the cupboard", passwords["max"])  # the wolf's are not in: the turn waits
+    line = _tick(capsys, root, 2)
+    told = ("max is back: orders of their own for turn 2 are filed, so the seat (abandoned after 1 turn without valid orders in a row) "
+            "is abandoned no more and the stand-in stops playing it")
+    assert told in line and told in _digests(root, 2), line
+    said = _text(root, _ack(root, "max", 2))
+    assert "Your seat counted as abandoned after 1 turn without valid orders in a row, so the judge's stand-in was playing it. These orders take it " \
+           "back: they are used for turn 2, and the stand-in stops. Only 1 turn in a row without valid orders would abandon the seat again." in said, said
+    assert "VOID" not in said
+    status = _status(capsys, root)
+    assert "the player is back: the seat (abandoned after 1 turn without valid orders in a row) is abandoned no more, the stand-in stops" in status, status
+    assert main(["standin", str(root), "max", "off"]) == 0  # a seat that was abandoned: "again" is true of it
+    assert "after 1 turn without valid orders in a row, counted from turn 2, it counts as abandoned again." in " ".join(capsys.readouterr().out.split())
+
+
+def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 8: `off` sent the player no word, and told the GM the seat "counts as abandoned again" though it
+    never had been."""
+    root, _ = _campaign(tmp_path, abandon_after=3)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    assert main(["standin", str(root), "lou", "off"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("Seat lou: no stand-in from turn 1 on (it played the seat, at the GM's word, from turn 1); a silent seat gets the game's NMR "
+            "default; after 3 turns without valid orders in a row, counted from turn 1, it counts as abandoned.") in out, out
+    assert "abandoned again" not in out and "lou is told that the seat is theirs again" in out
+    [letter] = [n for n in outbox(root) if n.startswith("turn-001/standin-off-lou-")]
+    said = _text(root, letter)
+    assert "the GM has handed your seat back to you, Lou (lou)" in said and "from turn 1 it no longer does, and the judge waits for your orders" in said
+    assert "Orders for turn 1 are due by Thursday 3 December 2026, 20:00 UTC" in said
+    assert "you are caught at the growl, before the first lift (HIDEKIDS-5)" in said, said
+    assert "[hk] turn 1: your seat is yours again" in str(_mail(root, letter)["Subject"])
+    assert main(["standin", str(root), "lou", "off"]) == 0  # nothing was on: nothing to tell
+    assert "no stand-in from turn 1 on (none was playing it)" in capsys.readouterr().out
+    assert len([n for n in outbox(root) if "standin-off" in n]) == 1
+    with smtp_server() as (server, address):  # the judge's tick delivers it, once, as it does every letter of the outbox
+        for _ in range(2):
+            assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+    handed = [(to, m) for to, m in server.received if "your seat is yours again" in str(m["Subject"])]
+    assert [to for to, _ in handed] == [["lou@example.org"]], server.received
+
+
+@pytest.mark.parametrize("line", ["I am back now.", "I'm back", "I’m back!", "back again", "Back now", "I am back again"])
+def test_a_line_saying_the_player_is_back_is_chatter(line: str) -> None:
+    assert chatter(line)
+
+
+@pytest.mark.parametrize("line", ["back", "back to the tub", "I am back now, hide behind the door", "I am back in the tub"])
+def test_an_order_that_has_back_in_it_is_no_chatter(line: str) -> None:
+    """A line wrongly taken for chatter is an order lost without a word: only the whole line of being back is."""
+    assert not chatter(line)
+
+
+def test_orders_sent_before_the_gms_word_are_not_told_as_sent_over_the_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Read over the trial's whole record, Lou's orders of turn 1 were told as sent "while your stand-in is on
+    (since turn 3)": the GM's word covers the turns from the one it was given in, not those before."""
+    root, passwords = _campaign(tmp_path)
+    _turn(tmp_path, 1, passwords, "kim", "max", lou="hide behind the door")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    assert comeback.told(Campaign.open(root), [e.seq for e in load_index(root)]) == []
+    _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
+    assert "lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 2)" in _tick(capsys, root, 2)
