@@ -88,7 +88,9 @@ def test_a_report_subject_over_lines_none_of_which_stands_answers_each_line_and_
     assert "(0 filed, 1 rejected)" in out, out
     assert not (root / "turn-001" / "orders" / "tony.yaml").exists()
     [path] = sorted((root / "mail" / "outbox" / "turn-001").glob("ack-*.eml"))
-    text = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
+    reply = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    text = reply.get_content()
+    assert reply["Subject"].endswith("your message was not filed; and your report of turn 0"), reply["Subject"]  # both, as filed orders' do
     assert "your message was NOT filed as orders" in text and "there is no player called 'kostas'" in text
     assert "Your Subject also asked 'report'. The answer:" in text and "Opening report for Tony (tony)" in text
     assert "was not answered" not in text

@@ -419,7 +419,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
     label = f"{seq:05d}-{key.removeprefix('sha256:')[:10]}"
 
     def reject(reason: str, player: str | None = None, document: str = "", reply: bool = False, fix: list[str] | None = None,
-               alarm: bool = False, calm: tuple[str, str] | None = None) -> _Decision:
+               alarm: bool = False, calm: tuple[str, str] | None = None, answered: str = "") -> _Decision:
         if asked is not None:
             reason += f" (the Subject's '{asked.word}' was not answered, as it came with orders: send '{asked.word}' alone to ask)"
         entry.reason, entry.player, entry.found = reason, player, document
@@ -427,7 +427,7 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
         decision.files[entry.stored] = incoming.raw
         decision.files[f"mail/rejected/{label}.txt"] = f"{incoming.source}\n{reason}\n".encode("utf-8", "replace")
         if reply and message is not None and campaign.gm_email:
-            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address, fix, alarm, calm))
+            _reply(decision, lambda: _refusal(ctx, entry, seat_by_address, fix, alarm, calm, answered))
         return decision
 
     seat_by_address = None
@@ -476,10 +476,12 @@ def handle(ctx: _Context, incoming: inbox.Incoming, seq: int, key: str) -> _Deci
             # lines of their own, none read (above the quoted report's untouched form, or with no form anywhere),
             # and no attachment that may be the orders: answer what they wrote, line by line, never where a form was
             reason, fix = _unread(ctx, written)
+            answered = ""
             if asked is not None and commands.authenticate(campaign, ctx.pending, address, commands.own_text(message)).seat == seat_by_address:
-                fix += ["", *_also_asked(ctx, written.seat, asked, "")[1]]  # none stands: the Subject's command is answered all the same
+                answered, text = _also_asked(ctx, written.seat, asked, "")  # none stands: the Subject's command is answered all the same
+                fix += ["", *text]
                 asked = None
-            return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix)
+            return reject(reason, seat_by_address, "the sentences of your mail", reply=True, fix=fix, answered=answered)
         if written is None or not written.read:  # no orders, or typed into the quoted form: say where to write them
             refused = reject(f"no orders: {exc}", seat_by_address)
             commands.not_understood(inbound, refused.entry, str(exc), exc.fix)
@@ -784,11 +786,13 @@ def _also_asked(ctx: _Context, seat: str, asked: commands.Command, filed: str) -
 
 def _refusal(
     ctx: _Context, entry: Entry, seat: str | None, fix: list[str] | None = None, alarm: bool = False, calm: tuple[str, str] | None = None,
+    answered: str = "",
 ) -> tuple[dict[str, bytes], list[str]]:
     """A refusal, for a sender at a registered address only (`seat`), once per reason and turn; `fix`:
     the lines that say what to do, when the reason calls for more than sending the file again; `alarm`:
     when a wrong password may mean someone else wrote in the seat's name; `calm`: (the first sentence, the
-    Subject's words) for a message that is no mistake, only nothing to file."""
+    Subject's words) for a message that is no mistake, only nothing to file; `answered`: what the reply answers
+    of the Subject's command besides (its Subject says so, as an acknowledgement's does)."""
     if seat is None:
         entry.notes.append("no reply: the sender's address is not registered for any seat")
         return {}, []
@@ -813,7 +817,7 @@ def _refusal(
         lines.append(f"Fix the problem and send the whole order file for turn {ctx.pending} again")
         lines.append("(attached as a .yaml or .txt file, or pasted into the body, starting with the line 'player: ...').")
     lines += _deadline_line(ctx)
-    return _message(ctx, entry, "\n".join(lines) + "\n", (_seat_name(ctx, seat), to), what)
+    return _message(ctx, entry, "\n".join(lines) + "\n", (_seat_name(ctx, seat), to), what + (f"; and your {answered}" if answered else ""))
 
 
 def _unfiled(ctx: _Context, seat: str) -> list[str]:
