@@ -207,3 +207,22 @@ def test_orders_sent_before_the_gms_word_are_not_told_as_sent_over_the_stand_in(
     assert comeback.told(Campaign.open(root), [e.seq for e in load_index(root)]) == []
     _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
     assert "lou sent orders of their own for turn 2 while your stand-in is on for the seat (since turn 2)" in _tick(capsys, root, 2)
+
+
+ACROSS_A_GREED_STEP = Path(__file__).parent / "campaigns" / "abandoned-across-a-greed-step"
+"""Trial 9's Jekyll vs Hyde campaign to turn 7 (its folders' states, results and stand-in records): Ben silent in
+turns 3 and 4, abandoned after turn 4, played by the stand-in in turn 5; turn 6 was Ann's Greed step alone."""
+
+
+def test_a_turn_an_abandoned_seat_was_not_due_in_neither_abandons_it_again_nor_hands_it_to_the_stand_in_anew() -> None:
+    from adjudicator.campaign.folder import Campaign
+    from adjudicator.campaign.standins import abandoned_by
+    from adjudicator.judge.run import _turn_facts
+
+    campaign = Campaign.open(ACROSS_A_GREED_STEP)
+    assert campaign.game.due(campaign.state(5)) == ["ann"]  # turn 6: the Greed step, Ben not due
+    assert {turn: [d.seat for d in abandoned_by(campaign, turn)] for turn in range(1, 8)} == {
+        1: [], 2: [], 3: [], 4: ["ben"], 5: [], 6: [], 7: []}  # told once, with turn 4, not again with turn 6
+    assert any("newly played by the stand-in from turn 5: ben (abandoned)" in f for f in _turn_facts(campaign, 5))
+    assert not any("newly" in f or "abandoned" in f for f in _turn_facts(campaign, 6) + _turn_facts(campaign, 7))
+    assert "the stand-in played ben" in _turn_facts(campaign, 7)[0]

@@ -233,10 +233,22 @@ def set_word(root: Path, seat: str, on: bool) -> tuple[Campaign, int, Due | None
 
 
 def newly_abandoned(campaign: Campaign, turn: int, state: State, played_now: dict[str, Any]) -> list[Due]:
-    """The seats that adjudicated turn `turn` abandoned (the GM is told): the stand-in takes them from the next turn."""
+    """The seats that adjudicated turn `turn` abandoned (the GM is told): the stand-in takes them from the next turn.
+    Only a seat due in that turn: one that was not (the other player's Greed step in Jekyll vs Hyde) added no NMR
+    and is abandoned, if at all, since an earlier turn (trial 9: told "now abandoned" a second time)."""
     if abandon_after(campaign) is None or campaign.game.is_over(state):
         return []
-    return [d for d in due(campaign, turn, state).values() if d.reason == ABANDONED and d.seat not in played_now]
+    was_due = campaign.game.due(campaign.state(turn - 1))
+    return [d for d in due(campaign, turn, state).values() if d.reason == ABANDONED and d.seat not in played_now and d.seat in was_due]
+
+
+def played_when_last_due(campaign: Campaign, seat: str, turn: int) -> bool:
+    """Whether the stand-in played `seat` in the last turn before `turn` in which the seat was due: a seat it
+    goes on playing after a turn it had no part in is not newly its own."""
+    for earlier in range(turn - 1, 0, -1):
+        if seat in campaign.game.due(campaign.state(earlier - 1)):
+            return seat in standins_record(campaign, earlier)
+    return False
 
 
 def standins_record(campaign: Campaign, turn: int) -> dict[str, dict[str, Any]]:

@@ -440,7 +440,6 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
     """What the GM should know of an adjudicated turn, from its files alone (so a tick killed half way
     and run again tells the same): who was NMR, which seats the stand-in played, which it newly took."""
     record = standins_record(campaign, turn)
-    before = standins_record(campaign, turn - 1) if turn > 1 else {}
     nmr = [seat for seat in campaign.recorded_nmr(turn) if seat not in record]
     when = schedule.timing(campaign, turn)
     words = f"turn {turn} adjudicated{' ' + when if when else ''}" + (f"; NMR: {', '.join(nmr)}" if nmr else "; every due seat had orders")
@@ -454,7 +453,7 @@ def _turn_facts(campaign: Campaign, turn: int) -> list[str]:
               for seat in abandoned_by(campaign, turn, record)]
     # A seat the GM's stand-in has covered since an earlier turn, whose player played the turn before, is
     # played again, not newly (trial 8: "newly ... from turn 7" of a stand-in the GM switched on at turn 3).
-    fresh = [seat for seat in record if seat not in before]
+    fresh = [seat for seat in record if not standins.played_when_last_due(campaign, seat, turn)]
     covered = standins.due(campaign, turn - 1, campaign.state(turn - 1)) if any(record[seat].get("reason") == GM for seat in fresh) else {}
     since = {seat: covered[seat].since or turn for seat in fresh if seat in covered and covered[seat].reason == GM}
     again = sorted(seat for seat in fresh if since.get(seat, turn) < turn)
