@@ -150,6 +150,20 @@ def test_a_kids_sentence_with_punctuation_or_politeness_is_filed(kids: Path, tmp
     assert f"you hide {'behind' if place == 'door' else 'under'} the {place}" in _ack(kids)
 
 
+@pytest.mark.parametrize(("written", "place"), [("I'm back, sorry about that.\nhide behind the door", "door"),
+                                                ("Hi all, I'm back for a bit!\nhide under the bed", "bed"),
+                                                ("I'm back, hide under the tub", "tub"), ("Hi all, hide behind the door", "door")])
+def test_a_returning_kids_greeting_is_no_void_order_and_an_order_after_it_is_read(kids: Path, tmp_path: Path, written: str, place: str) -> None:
+    """Trial 9: "I'm back, sorry about that." and "Hi all, I'm back for a bit!" were answered as VOID hiding places
+    ("1 of 2 orders VOID" in the Subject) to the very players coming back."""
+    body = f"{written}\npassword: {passwords(kids)['bob']}\n"
+    [entry] = ingest(kids, [maildir(tmp_path, [mail("Bob <bob@example.org>", body, subject="back", message_id="<k9@x>")])], now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert len(yaml.safe_load((kids / "turn-001" / "orders" / "bob.yaml").read_text())["orders"]) == 1
+    text = _ack(kids)
+    assert "VOID" not in text and f"you hide {'behind' if place == 'door' else 'under'} the {place}" in text
+
+
 def test_a_kids_sentence_not_read_is_answered_line_by_line_with_the_growl(kids: Path, tmp_path: Path) -> None:
     """Trial 5: an unread sentence got "neither orders nor a command ... no order form": now the line, why,
     what happens at the deadline and how to write it."""

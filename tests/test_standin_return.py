@@ -186,12 +186,14 @@ def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_pa
     assert [to for to, _ in handed] == [["lou@example.org"]], server.received
 
 
-@pytest.mark.parametrize("line", ["I am back now.", "I'm back", "I’m back!", "back again", "Back now", "I am back again"])
+@pytest.mark.parametrize("line", ["I am back now.", "I'm back", "I’m back!", "back again", "Back now", "I am back again",
+                                  "I'm back, sorry about that.", "Hi all, I'm back for a bit!"])  # the last two: trial 9
 def test_a_line_saying_the_player_is_back_is_chatter(line: str) -> None:
     assert chatter(line)
 
 
-@pytest.mark.parametrize("line", ["back", "back to the tub", "I am back now, hide behind the door", "I am back in the tub"])
+@pytest.mark.parametrize("line", ["back", "back to the tub", "I am back now, hide behind the door", "I am back in the tub",
+                                  "I'm back, hide under the tub", "Hi all, hide behind the door"])
 def test_an_order_that_has_back_in_it_is_no_chatter(line: str) -> None:
     """A line wrongly taken for chatter is an order lost without a word: only the whole line of being back is."""
     assert not chatter(line)

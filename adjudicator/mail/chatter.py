@@ -29,8 +29,9 @@ _OPENER = (
 )
 """A greeting, thanks, an apology or a sign-off, which a few words may follow (`_WORDS`)."""
 _I_AM = r"(?:i[ \t]*['’]?[ \t]*m|i[ \t]+am)[ \t]+"
-_BACK = r"(?:" + _I_AM + r")?back(?:[ \t]+(?:again|now|home|online))+|" + _I_AM + r"back"
-"""A player saying they are back ("I'm back", "I am back now", "back again"; trial 8 read "I am back now." as a
+_BACK = (r"(?:" + _I_AM + r")?back(?:[ \t]+(?:again|now|home|online))+"
+         r"|" + _I_AM + r"back(?:[ \t]+for[ \t]+(?:a[ \t]+(?:bit|while)|now|good))?")
+"""A player saying they are back ("I'm back", "I am back now", "back again", "I'm back for a bit"; trial 8 read "I am back now." as a
 hiding place): never an order, whose words would follow on the line. "back" alone is not on the list: a line of
 one word is more likely an order the game cannot read, which is answered, than a greeting, which is not."""
 _CHATTER = re.compile(
@@ -41,8 +42,11 @@ _CHATTER = re.compile(
     + r")" + _END,
     re.IGNORECASE,
 )
-_OPENED = re.compile(r"^" + _OPENER + r"[ \t]*[,:;-]+[ \t]*(?P<rest>\S.*)$", re.IGNORECASE)
-"""An opener set off by a comma from the words after it: "Hi, bid blue+2 orange-3", "Cheers, Dora"."""
+_OPENED = re.compile(
+    r"^(?:" + _OPENER + r"(?:[ \t]+[^\s,.!:;]+){0,2}|" + _I_AM + r"back)[ \t]*[,:;-]+[ \t]*(?P<rest>\S.*)$", re.IGNORECASE
+)
+"""An opener (and a word or two: "Hi all") or "I'm back" set off by a comma from the words after it: "Hi, bid
+blue+2 orange-3", "Cheers, Dora", "I'm back, sorry about that"."""
 _NO_WORD = re.compile(r"^[^\w]*$")
 _ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
 """A line that speaks of the orders ("my orders are attached", "orders in the HTML version") with no number
@@ -81,7 +85,8 @@ def chatter(line: str, names: tuple[str, ...] = ()) -> bool:
     signing with one of `names` (their id, display name or its first word). After a sentence of chatter
     the rest of the line decides: "Oops. bid green+4 orange+4" is an order, "Hi. Thanks!" is not."""
     rest = without_lead(" ".join(line.split()), names)
-    return _alone(rest, names)
+    opened = after_opener(rest)  # "Hi all, I'm back for a bit!", "I'm back, sorry about that": chatter after chatter
+    return _alone(rest, names) or (opened is not None and _alone(opened, names))
 
 
 def _alone(line: str, names: tuple[str, ...]) -> bool:

@@ -61,6 +61,9 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
         except Exception:  # noqa: BLE001 - a sentence a game cannot read is no order, never a crash
             return None
 
+    def stands(line: str) -> bool:
+        return any(r.accepted for r in reads([line]) or [])
+
     password, lines = None, []
     for line in text.split("\n"):
         if "{" in line and _PASSWORD_KEY.search(line):  # a form typed on one line: its password is no line's end
@@ -69,12 +72,15 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
         password = written or password
         if not line.strip() or envelope.is_envelope(line) or _PASSWORD_KEY.search(line):  # `campaign:`, `player:` aside
             continue
-        # "Hi, bid blue 2" is as short as "Hi, all", and a game reads no "Hi,": its reader tells the order after a greeting.
+        # "Hi, bid blue 2" is as short as "Hi, all", and a game reads no "Hi,": its reader tells the order after a
+        # greeting. A line that reads as it stands is read so, and chatter stays chatter unless its rest is an order.
         rest = chatter.after_opener(line)
-        if rest is not None and any(r.accepted for r in reads([rest]) or []):
+        if chatter.chatter(line, names):
+            if rest is None or not stands(rest):
+                continue
             line = rest
-        elif chatter.chatter(line, names):
-            continue
+        elif rest is not None and not stands(line) and stands(rest):
+            line = rest
         lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))
     if not lines or len(lines) > MAX_SENTENCES:
         return None
