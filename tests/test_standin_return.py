@@ -151,8 +151,8 @@ def test_a_player_back_at_an_abandoned_seat_ends_it_and_both_are_told(tmp_path: 
             "is abandoned no more and the stand-in stops playing it")
     assert told in line and told in _digests(root, 2), line
     said = _text(root, _ack(root, "max", 2))
-    assert "Your seat counted as abandoned after 1 turn without valid orders in a row, so the judge's stand-in was playing it. These orders take it " \
-           "back: they are used for turn 2, and the stand-in stops. Only 1 turn in a row without valid orders would abandon the seat again." in said, said
+    assert "Your seat counted as abandoned after 1 turn without valid orders in a row, so it was the judge's stand-in's to play. These orders take " \
+           "it back: they are used for turn 2, and the stand-in stops. It would take 1 turn in a row without valid orders to abandon the seat again." in said, said
     assert "VOID" not in said
     status = _status(capsys, root)
     assert "the player is back: the seat (abandoned after 1 turn without valid orders in a row) is abandoned no more, the stand-in stops" in status, status
@@ -172,7 +172,7 @@ def test_pbem_standin_off_tells_the_seats_player_and_the_gm_why_it_was_on(tmp_pa
     assert "abandoned again" not in out and "lou is told that the seat is theirs again" in out
     [letter] = [n for n in outbox(root) if n.startswith("turn-001/standin-off-lou-")]
     said = _text(root, letter)
-    assert "the GM has handed your seat back to you, Lou (lou)" in said and "from turn 1 it no longer does, and the judge waits for your orders" in said
+    assert "the GM has handed your seat back to you, Lou (lou)" in said and "from turn 1 it no longer is, and the judge waits for your orders" in said
     assert "Orders for turn 1 are due by Thursday 3 December 2026, 20:00 UTC" in said
     assert "you are caught at the growl, before the first lift (HIDEKIDS-5)" in said, said
     assert "[hk] turn 1: your seat is yours again" in str(_mail(root, letter)["Subject"])

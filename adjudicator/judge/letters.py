@@ -273,7 +273,7 @@ def announce_standin_off(root: Path, seat: str, turn: int, before: Due | None) -
                  if limit else "")
         body = (
             f"{_title(campaign)}: the GM has handed your seat back to you, {name} ({seat}).\n\n"
-            f"The judge's stand-in was playing it ({before.why}); from turn {turn} it no longer does, and the judge\n"
+            f"The seat was the judge's stand-in's to play ({before.why}); from turn {turn} it no longer is, and the judge\n"
             f"waits for your orders. {deadline_words(campaign, turn)}\n\n"
             "Reply with your order file attached, or pasted into the body, as the order form at the end of your\n"
             f"last report shows. A turn without your orders counts as NMR (no moves received). "

@@ -771,9 +771,10 @@ def _over_the_standin(ctx: _Context, seat: str) -> list[str]:
         return ["", f"These orders of yours are used for turn {ctx.pending}, not the stand-in's. {preface.gm_standin_stays(covered)}"]
     if covered.reason == ABANDONED:
         again = abandon_after(ctx.campaign)
-        return ["", f"Your seat counted as {covered.why}, so the judge's stand-in was playing it. These orders take it back: "
-                f"they are used for turn {ctx.pending}, and the stand-in stops. Only {plural(again or 0, 'turn')} in a row "
-                "without valid orders would abandon the seat again."]
+        # (the stand-in may not have played it yet: abandoned by the last turn, the seat was its to play in this one)
+        return ["", f"Your seat counted as {covered.why}, so it was the judge's stand-in's to play. These orders take it back: "
+                f"they are used for turn {ctx.pending}, and the stand-in stops. It would take {plural(again or 0, 'turn')} in a row "
+                "without valid orders to abandon the seat again."]
     return []
 
 
