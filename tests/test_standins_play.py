@@ -430,3 +430,21 @@ def test_the_tricks_a_jekyll_stand_in_orders_ahead_follow_an_outcome_of_the_ones
     assert all(third["trick"] == 3 for third in thirds)
     taking = sum(strength(third["play"][0]) == max(map(strength, view["hand"])) for third in thirds) / draws
     assert 0.55 < taking < 0.9, taking
+
+
+KIDS_TOGETHER = Path(__file__).parent / "campaigns" / "kids-together"
+"""Trial 9's Hide the Kids! table (wolf Kim, five seats) after turns 3 and 5: Lou (at the GM's word) and Max
+(abandoned) were both stand-ins, and after each of those turns both hid under the tub, where one lift found them."""
+
+
+@pytest.mark.parametrize("after", [3, 5])
+def test_two_stand_in_kids_at_one_table_do_not_hide_together(after: int) -> None:
+    game = GAMES["hidekids"]
+    state = json.loads((KIDS_TOGETHER / f"after-turn-{after}.json").read_text(encoding="utf-8"))
+    seats = ["lou", "max"]
+    together = 0
+    for draw in range(200):
+        rng = Rng(f"kids-together-{draw}", after + 1)
+        places = {game.standin_orders(standin_view(game, state, kid, seats), kid, rng.stream(f"standin/{kid}"))[0]["hide"] for kid in seats}
+        together += len(places) == 1
+    assert together <= 10, together  # before: together in nearly every draw, both under the tub

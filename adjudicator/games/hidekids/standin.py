@@ -22,8 +22,9 @@ where it was caught, or seen, counts against it as far as the wolf has shown it 
 there), weighed down again where its own record gives it away: a loss is weighed by what
 it revealed (where it was seen, twice as much where it was caught, each older turn half as
 much), so it does not go straight back where it was caught; kids earlier in seat order are expected where
-their own record sends them, and a kid leans away from those pieces, so several
-stand-ins do not hide together. The wolf draws its two lifts with the marginal chances
+their own record sends them, and a kid leans away from those pieces. Another stand-in kid (the view
+names the seats the stand-in plays, as the public report does) it shuns by the square of the chance
+it is not there: one lift never finds two stand-ins where one of them was all but certain to hide. The wolf draws its two lifts with the marginal chances
 of its mix (systematic sampling: two different pieces, each with its own chance). All
 chance comes from the seat's stream. docs/standins.md.
 """
@@ -34,7 +35,7 @@ import math
 from typing import Any
 
 from ...common.rng import Stream
-from ..base import View
+from ..base import STANDINS, View
 from .rules import FURNITURE, pebbles_at
 
 CLOCK_WORTH = 0.5
@@ -189,12 +190,30 @@ def _unread(view: View, kid: str) -> dict[str, float]:
 
 
 def _hiding_place(view: View, player: str, stream: Stream) -> str:
-    chances = _hiding_chances(view, player)
-    # Kids before this one in seat order: where their own reckoning sends them, this one goes less.
-    for kid in view["kids"][: view["kids"].index(player)]:
-        theirs = _hiding_chances(view, kid)
-        chances = {p: c / (1.0 + theirs[p]) for p, c in chances.items()}
-    return _draw(_normalised(chances), stream)
+    return _draw(_placed(view, player), stream)
+
+
+def _placed(view: View, player: str) -> dict[str, float]:
+    """The chances `player` hides at each piece, after leaning away from the kids before it in seat order.
+
+    Where a kid's own reckoning sends it, a later kid goes less; where another stand-in kid goes (its
+    chances after its own leaning, worked out in seat order), far less: a stand-in's choice is sharp
+    (KID_SHARPNESS), and halving a near-certain piece left two stand-ins under one tub, found by one
+    lift (trial 9)."""
+    standins = view.get(STANDINS, [])
+    kids = view["kids"][: view["kids"].index(player) + 1]
+    placed: dict[str, dict[str, float]] = {}
+    for kid in kids:
+        chances = _hiding_chances(view, kid)
+        for earlier in kids[: kids.index(kid)]:
+            if earlier in standins and kid in standins:
+                shunned = {p: c * (1.0 - placed[earlier][p]) ** 2 for p, c in chances.items()}
+                chances = shunned if sum(shunned.values()) > 0 else chances
+            else:
+                theirs = _hiding_chances(view, earlier)
+                chances = {p: c / (1.0 + theirs[p]) for p, c in chances.items()}
+        placed[kid] = _normalised(chances)
+    return placed[player]
 
 
 # -- what the kids are expected to do (the wolf's reckoning) -------------------
