@@ -21,12 +21,13 @@ from the mix weighed by what each piece pays times the chance it is not lifted (
 where it was caught, or seen, counts against it as far as the wolf has shown it looks
 there), weighed down again where its own record gives it away: a loss is weighed by what
 it revealed (where it was seen, twice as much where it was caught, each older turn half as
-much), so it does not go straight back where it was caught; kids earlier in seat order are expected where
-their own record sends them, and a kid leans away from those pieces. Another stand-in kid (the view
-names the seats the stand-in plays, as the public report does) it shuns by the square of the chance
-it is not there: one lift never finds two stand-ins where one of them was all but certain to hide. The wolf draws its two lifts with the marginal chances
-of its mix (systematic sampling: two different pieces, each with its own chance). All
-chance comes from the seat's stream. docs/standins.md.
+much), so it does not go straight back where it was caught. Kids earlier in seat order
+are expected where their own record sends them, and a kid leans away from those pieces;
+another stand-in kid (the view names the seats the stand-in plays, as the public report
+does) it shuns by the square of the chance it is not there, so one lift never finds two
+stand-ins where one of them was all but certain to hide. The wolf draws its two lifts
+with the marginal chances of its mix (systematic sampling: two different pieces, each
+with its own chance). All chance comes from the seat's stream. docs/standins.md.
 """
 
 from __future__ import annotations
