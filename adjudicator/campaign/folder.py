@@ -672,8 +672,14 @@ class Campaign:
         """The due seats of settled turn `turn` without accepted orders, as the turn's verdict recorded them
         (results.json): a rejected file is an NMR as much as a missing one. The stand-in's seats are in it
         only where its file was refused; the GM's digest and the report mail ask this one answer."""
-        results = json.loads((self.turn_dir(turn) / "results.json").read_bytes())
-        return sorted(seat for seat, sub in results.get("submissions", {}).items() if sub.get("status") != "accepted")
+        return sorted(seat for seat, sub in self._recorded_submissions(turn).items() if sub.get("status") != "accepted")
+
+    def recorded_due(self, turn: int) -> list[str]:
+        """The seats due in settled turn `turn`, as its verdict recorded them (results.json), in seat order."""
+        return list(self._recorded_submissions(turn))
+
+    def _recorded_submissions(self, turn: int) -> dict[str, Any]:
+        return json.loads((self.turn_dir(turn) / "results.json").read_bytes()).get("submissions", {})
 
     def state(self, turn: int | None = None) -> State:
         turn = self.last_turn if turn is None else turn

@@ -238,7 +238,7 @@ def newly_abandoned(campaign: Campaign, turn: int, state: State, played_now: dic
     and is abandoned, if at all, since an earlier turn (trial 9: told "now abandoned" a second time)."""
     if abandon_after(campaign) is None or campaign.game.is_over(state):
         return []
-    was_due = campaign.game.due(campaign.state(turn - 1))
+    was_due = campaign.recorded_due(turn)
     return [d for d in due(campaign, turn, state).values() if d.reason == ABANDONED and d.seat not in played_now and d.seat in was_due]
 
 
@@ -246,7 +246,7 @@ def played_when_last_due(campaign: Campaign, seat: str, turn: int) -> bool:
     """Whether the stand-in played `seat` in the last turn before `turn` in which the seat was due: a seat it
     goes on playing after a turn it had no part in is not newly its own."""
     for earlier in range(turn - 1, 0, -1):
-        if seat in campaign.game.due(campaign.state(earlier - 1)):
+        if seat in campaign.recorded_due(earlier):
             return seat in standins_record(campaign, earlier)
     return False
 
