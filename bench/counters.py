@@ -9,7 +9,9 @@ A game without a counter here is measured without one (the table says so).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -58,6 +60,123 @@ def hidekids(view: View, player: str, stream: Stream) -> list[Any]:
         if mine:
             score[mine] *= 0.2
     return [{"hide": _best(score, stream, 1)[0]}]
+
+
+# -- Hide the Kids!: the wolf that reads each kid's habits -----------------------
+
+Sighting = tuple[str | None, bool]
+"""Where a kid was one turn (None: it did not hide) and whether it was caught."""
+Context = tuple[str | None, bool, tuple[str, ...]]
+"""What a kid's next choice is read against: its last sighting and the wolf's last lifts."""
+MOVES = ("back", "lifted", "elsewhere")
+"""Where a kid goes next, as a reader of the record sorts it: back where it was, under a piece the
+wolf just lifted, or somewhere else."""
+_LEAN = 2.0
+"""How many sightings of its own a habit needs to count as much as what kids in general do."""
+
+
+def _sightings(turn: dict[str, Any]) -> dict[str, Sighting]:
+    seen: dict[str, Sighting] = {kid: (None, True) for kid in turn["not_hidden"]}
+    seen.update({kid: (lift["furniture"], True) for lift in turn["lifts"] for kid in lift["found"]})
+    seen.update({escape["kid"]: (escape["furniture"], False) for escape in turn["escaped"]})
+    return seen
+
+
+def _smoothed(counts: dict[str, float], toward: dict[str, float], strength: float = _LEAN) -> dict[str, float]:
+    """Counts read as chances, pulled toward `toward` as if it had been seen `strength` times."""
+    total = sum(counts.values()) + strength
+    return {p: (counts.get(p, 0.0) + strength * chance) / total for p, chance in toward.items()}
+
+
+@dataclass
+class Habits:
+    """What a kid (or the kids together) did, counted from the record."""
+
+    where: dict[str, float] = field(default_factory=dict)
+    after_me: dict[tuple[str | None, bool], dict[str, float]] = field(default_factory=dict)
+    after_lift: dict[str, dict[str, float]] = field(default_factory=dict)
+    moves: dict[bool, dict[str, float]] = field(default_factory=dict)
+
+    def add(self, place: str, context: Context | None) -> None:
+        self.where[place] = self.where.get(place, 0.0) + 1
+        if context is None:
+            return
+        last, caught, lifted = context
+        _count(self.after_me.setdefault((last, caught), {}), place)
+        for piece in lifted:
+            _count(self.after_lift.setdefault(piece, {}), place, 1 / len(lifted))
+        _count(self.moves.setdefault(caught, {}), _move(place, context))
+
+
+def _count(counts: dict[str, float], key: str, weight: float = 1.0) -> None:
+    counts[key] = counts.get(key, 0.0) + weight
+
+
+def _move(place: str, context: Context) -> str:
+    last, _, lifted = context
+    return "back" if place == last else "lifted" if place in lifted else "elsewhere"
+
+
+def _guesses(own: Habits, kids: Habits, context: Context | None, furniture: list[str]) -> dict[str, dict[str, float]]:
+    """Each way of reading the record, as chances of where the kid hides now: its own habit smoothed
+    toward the kids' habit, smoothed toward what the rulebook pays."""
+    paid = {p: _PAYS.get(p, 1.0) for p in furniture}
+    pay = {p: w / sum(paid.values()) for p, w in paid.items()}
+    where = _smoothed(own.where, _smoothed(kids.where, pay))
+    guesses = {"where": where}
+    if context is None:
+        return guesses
+    last, caught, lifted = context
+    key = (last, caught)
+    guesses["after_me"] = _smoothed(own.after_me.get(key, {}), _smoothed(kids.after_me.get(key, {}), where))
+    after_lift = [_smoothed(own.after_lift.get(y, {}), _smoothed(kids.after_lift.get(y, {}), where)) for y in lifted]
+    guesses["after_lift"] = {p: sum(g[p] for g in after_lift) / len(after_lift) for p in furniture}
+    share = {move: sum(where[p] for p in furniture if _move(p, context) == move) for move in MOVES}
+    chance = {move: s / sum(share.values()) for move, s in share.items()}
+    moves = _smoothed(own.moves.get(caught, {}), _smoothed(kids.moves.get(caught, {}), chance))
+    guesses["moves"] = {p: moves[_move(p, context)] * where[p] / share[_move(p, context)] for p in furniture}
+    return guesses
+
+
+def _expected_kids(view: View) -> dict[str, dict[str, float]]:
+    """Where each kid hides this turn, as the wolf reads the record: every way of reading it is weighed
+    by how well it would have foretold that kid's own past turns (a log score)."""
+    furniture = view["furniture"]
+    kids = Habits()
+    own = {kid: Habits() for kid in view["kids"]}
+    score = {kid: {} for kid in view["kids"]}
+    contexts: dict[str, Context | None] = {kid: None for kid in view["kids"]}
+    for turn in view["history"]:
+        seen = _sightings(turn)
+        lifted = tuple(lift["furniture"] for lift in turn["lifts"])
+        placed = [(kid, seen[kid][0]) for kid in view["kids"] if kid in seen and seen[kid][0] is not None]
+        for kid, place in placed:
+            for name, guess in _guesses(own[kid], kids, contexts[kid], furniture).items():
+                score[kid][name] = score[kid].get(name, 0.0) + math.log(guess[place])
+        for kid, place in placed:
+            own[kid].add(place, contexts[kid])
+            kids.add(place, contexts[kid])
+        contexts = {kid: (*seen[kid], lifted) if kid in seen else None for kid in view["kids"]}
+    expected = {}
+    for kid in view["kids"]:
+        guesses = _guesses(own[kid], kids, contexts[kid], furniture)
+        best = max(score[kid].get(name, 0.0) for name in guesses)
+        weight = {name: math.exp(score[kid].get(name, 0.0) - best) for name in guesses}
+        expected[kid] = {p: sum(weight[n] * g[p] for n, g in guesses.items()) / sum(weight.values()) for p in furniture}
+    return expected
+
+
+def reading_wolf(view: View, player: str, stream: Stream) -> list[Any]:
+    """The wolf lifts the two pieces where a find is worth most this turn: each kid's chance of being
+    there (read from its habits, `_expected_kids`) times a token, the pebbles it would win there and,
+    at the clock, the token it would cost."""
+    worth = {p: 1.0 + (2.0 if p == "tub" else 1.0) + (1.0 if p == "clock" else 0.0) for p in view["furniture"]}
+    gain = {p: 0.0 for p in view["furniture"]}
+    for kid, chances in _expected_kids(view).items():
+        urgency = 1.0 + view["pebbles"][kid] / 7
+        for piece, chance in chances.items():
+            gain[piece] += urgency * chance * worth[piece]
+    return [{"lift": _best(gain, stream, 2)}]
 
 
 # -- Sid's Secrets --------------------------------------------------------------
@@ -242,6 +361,8 @@ def jekyll(view: View, player: str, stream: Stream, ahead: bool = False) -> list
 
 
 COUNTERS: dict[str, Counter] = {"hidekids": hidekids, "hide": hide, "identity": identity, "jekyll": jekyll, "secrets": secrets}
+
+READERS: dict[str, Counter] = {"hidekids": reading_wolf}
 
 AHEAD: dict[str, Counter] = {"jekyll": partial(jekyll, ahead=True)}
 """The trick games' counters on a stand-in seat's terms: ordering to the round's end, as design 19

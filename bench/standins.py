@@ -43,7 +43,7 @@ from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
 from adjudicator.games.base import Event, Game, Seat, State, standin_view  # noqa: E402
-from counters import AHEAD, COUNTERS  # noqa: E402
+from counters import AHEAD, COUNTERS, READERS  # noqa: E402
 
 KINDS = ("standin", "default", "random", "counter", "ahead")
 """Who plays the measured seat: the stand-in, nobody (the NMR default), random legal play, a counter-strategy,
@@ -88,19 +88,23 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng, standins
         written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
     elif kind == "ahead":
         written = AHEAD[game.id](view, player, rng.stream(f"counter/{player}"))
+    elif kind == "reader":
+        written = READERS[game.id](view, player, rng.stream(f"counter/{player}"))
     else:
         written = game.demo_orders(view, player, rng.stream(f"demo/{player}"))
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
 
 
 def play_one(table: Table, number: int, kind: str, others: str = "random",
-             watch: Callable[[str, list[Event]], None] | None = None) -> float:
-    """One seeded game with the measured seat played by `kind`, every other seat by `others`; its share of the win.
+             watch: Callable[[str, list[Event]], None] | None = None, seated: dict[int, str] | None = None) -> float:
+    """One seeded game with the measured seat played by `kind`, every other seat by `others`, but for the
+    seats (by index) `seated` gives a kind of their own (`--wolf`); the measured seat's share of the win.
     `watch`, if given, is told the measured seat and each turn's events (bench/secrets_captures.py)."""
     game = GAMES[table.game]
     players = [f"p{i}" for i in range(PLAYERS[table.game])]
     measured = players[table.seats[number % len(table.seats)]]
     seed = f"standins-{table.label}-{number}"
+    fixed = {players[seat]: played_by for seat, played_by in (seated or {}).items()}
     options = {name: option.default for name, option in game.options.items()}
     state = game.setup([Seat(p, p.upper()) for p in players], options, Rng(seed, 0))
     turn = 0
@@ -110,7 +114,7 @@ def play_one(table: Table, number: int, kind: str, others: str = "random",
             raise RuntimeError(f"{table.label} game {number} has not ended after {TURN_LIMIT} turns")
         rng = Rng(seed, turn)
         orders: dict[str, list[Any]] = {}
-        kinds = {player: kind if player == measured else others for player in game.due(state)}
+        kinds = {player: kind if player == measured else fixed.get(player, others) for player in game.due(state)}
         standins = [player for player, played_by in kinds.items() if played_by == "standin"]
         for player, played_by in kinds.items():
             given = _orders(game, state, player, played_by, rng, standins)
