@@ -10,7 +10,7 @@ A game without a counter here is measured without one (the table says so).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -23,12 +23,16 @@ Counter = Callable[[View, str, Stream], list[Any]]
 # -- Hide the Kids! -------------------------------------------------------------
 
 _PAYS = {"tub": 2.0, "clock": 1.3}
+"""What a newcomer reads in the rulebook that draws a kid to a piece: the tub pays two pebbles, the
+clock one and a token off the wolf."""
 
 
-def _seen(turn: dict[str, Any]) -> dict[str, str]:
-    seen = {kid: lift["furniture"] for lift in turn["lifts"] for kid in lift["found"]}
-    seen.update({escape["kid"]: escape["furniture"] for escape in turn["escaped"]})
-    return seen
+def hidekids(view: View, player: str, stream: Stream) -> list[Any]:
+    """The wolf reads each kid's habits from the record (`_reading_wolf`); a kid hides where the pay
+    is good and the wolf has not been lifting (`_kid`)."""
+    if player == view["wolf"]:
+        return _reading_wolf(view, stream)
+    return _kid(view, player, stream)
 
 
 def _best(scores: dict[str, float], stream: Stream, count: int) -> list[str]:
@@ -37,18 +41,10 @@ def _best(scores: dict[str, float], stream: Stream, count: int) -> list[str]:
     return sorted(scores, key=lambda p: -(scores[p] + jitter[p]))[:count]
 
 
-def hidekids(view: View, player: str, stream: Stream) -> list[Any]:
-    """A kid goes where pay is good and the wolf has not been lifting, and never back where it was seen;
-    the wolf lifts where kids were seen last turn (and the turn before), the tub and clock first on a tie."""
-    furniture = view["furniture"]
+def _kid(view: View, player: str, stream: Stream) -> list[Any]:
+    """Where pay is good and the wolf has not been lifting, never back where it was seen last turn."""
     history = view["history"]
-    if player == view["wolf"]:
-        score = {p: _PAYS.get(p, 1.0) / 10 for p in furniture}
-        for weight, turn in zip((1.0, 0.5), reversed(history)):
-            for piece in _seen(turn).values():
-                score[piece] += weight
-        return [{"lift": _best(score, stream, 2)}]
-    score = {p: _PAYS.get(p, 1.0) for p in furniture}
+    score = {p: _PAYS.get(p, 1.0) for p in view["furniture"]}
     turns = max(1, len(history))
     for turn in history:
         for lift in turn["lifts"]:
@@ -56,13 +52,13 @@ def hidekids(view: View, player: str, stream: Stream) -> list[Any]:
     if history:
         for lift in history[-1]["lifts"]:
             score[lift["furniture"]] *= 0.5
-        mine = _seen(history[-1]).get(player)
+        mine, _ = _sightings(history[-1]).get(player, (None, False))
         if mine:
             score[mine] *= 0.2
     return [{"hide": _best(score, stream, 1)[0]}]
 
 
-# -- Hide the Kids!: the wolf that reads each kid's habits -----------------------
+# -- Hide the Kids!: the wolf, who reads each kid's habits ----------------------
 
 Sighting = tuple[str | None, bool]
 """Where a kid was one turn (None: it did not hide) and whether it was caught."""
@@ -98,7 +94,7 @@ class Habits:
     moves: dict[bool, dict[str, float]] = field(default_factory=dict)
 
     def add(self, place: str, context: Context | None) -> None:
-        self.where[place] = self.where.get(place, 0.0) + 1
+        _count(self.where, place)
         if context is None:
             return
         last, caught, lifted = context
@@ -133,9 +129,21 @@ def _guesses(own: Habits, kids: Habits, context: Context | None, furniture: list
     guesses["after_lift"] = {p: sum(g[p] for g in after_lift) / len(after_lift) for p in furniture}
     share = {move: sum(where[p] for p in furniture if _move(p, context) == move) for move in MOVES}
     chance = {move: s / sum(share.values()) for move, s in share.items()}
-    moves = _smoothed(own.moves.get(caught, {}), _smoothed(kids.moves.get(caught, {}), chance))
-    guesses["moves"] = {p: moves[_move(p, context)] * where[p] / share[_move(p, context)] for p in furniture}
+    anyway = _smoothed(_summed(own.moves.values()), _smoothed(kids.moves.get(caught, {}), chance))
+    moves = _smoothed(own.moves.get(caught, {}), anyway)
+    # Back or under a lift, the move is the habit, not the piece: the two lifts are one guess each.
+    pieces = {move: sum(_move(p, context) == move for p in furniture) for move in MOVES}
+    weights = {p: moves[m] * (where[p] / share[m] if m == "elsewhere" else 1 / pieces[m]) for p in furniture for m in [_move(p, context)]}
+    guesses["moves"] = {p: w / sum(weights.values()) for p, w in weights.items()}  # a kid that did not hide has no "back"
     return guesses
+
+
+def _summed(counts: Iterable[dict[str, float]]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for each in counts:
+        for key, count in each.items():
+            _count(total, key, count)
+    return total
 
 
 def _expected_kids(view: View) -> dict[str, dict[str, float]]:
@@ -166,11 +174,19 @@ def _expected_kids(view: View) -> dict[str, dict[str, float]]:
     return expected
 
 
-def reading_wolf(view: View, player: str, stream: Stream) -> list[Any]:
+_CLOCK_KEPT = 4.0
+"""What a find at the clock is worth beyond its token and pebble: the token an escape there would cost,
+the one way the wolf's count ever falls, counted as a newcomer learns to count it after a few games
+(docs/standins.md: counting it 1 lost about six points of wins among random kids)."""
+
+
+def _reading_wolf(view: View, stream: Stream) -> list[Any]:
     """The wolf lifts the two pieces where a find is worth most this turn: each kid's chance of being
     there (read from its habits, `_expected_kids`) times a token, the pebbles it would win there and,
-    at the clock, the token it would cost."""
-    worth = {p: 1.0 + (2.0 if p == "tub" else 1.0) + (1.0 if p == "clock" else 0.0) for p in view["furniture"]}
+    at the clock, the token it would cost (`_CLOCK_KEPT`); a kid nearer seven pebbles counts more."""
+    from adjudicator.games.hidekids.rules import pebbles_at
+
+    worth = {p: 1.0 + pebbles_at(p) + (_CLOCK_KEPT if p == "clock" else 0.0) for p in view["furniture"]}
     gain = {p: 0.0 for p in view["furniture"]}
     for kid, chances in _expected_kids(view).items():
         urgency = 1.0 + view["pebbles"][kid] / 7
@@ -361,8 +377,6 @@ def jekyll(view: View, player: str, stream: Stream, ahead: bool = False) -> list
 
 
 COUNTERS: dict[str, Counter] = {"hidekids": hidekids, "hide": hide, "identity": identity, "jekyll": jekyll, "secrets": secrets}
-
-READERS: dict[str, Counter] = {"hidekids": reading_wolf}
 
 AHEAD: dict[str, Counter] = {"jekyll": partial(jekyll, ahead=True)}
 """The trick games' counters on a stand-in seat's terms: ordering to the round's end, as design 19

@@ -3,10 +3,13 @@
     python3 bench/standins.py                   # every game, 400 games per seat kind
     python3 bench/standins.py --games 40        # a quicker, rougher run
     python3 bench/standins.py --only secrets,jekyll
+    python3 bench/standins.py --only hidekids --wolf counter   # the kid's table against the counter-wolf
 
 Besides the stand-in, the NMR default and random play, the measured seat is played by the
 game's counter-strategy (bench/counters.py: a newcomer who reads the public record and plays
-against it), among random players and among stand-ins.
+against it), among random players and among stand-ins. `--wolf` seats another kind (the
+stand-in, the counter) as the wolf at Hide the Kids!' kid table, the other kids still random:
+how a kid's seat fares against a wolf who reads the record, as a GM would see a farm.
 
 In each game one seat, the measured one, is played in turn by the stand-in, by the NMR
 default (the seat sends nothing) and by random legal play (the demo's players); every
@@ -43,11 +46,13 @@ from adjudicator.campaign.pipeline import read_orders  # noqa: E402
 from adjudicator.common.rng import Rng  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
 from adjudicator.games.base import Event, Game, Seat, State, standin_view  # noqa: E402
-from counters import AHEAD, COUNTERS, READERS  # noqa: E402
+from counters import AHEAD, COUNTERS  # noqa: E402
 
 KINDS = ("standin", "default", "random", "counter", "ahead")
 """Who plays the measured seat: the stand-in, nobody (the NMR default), random legal play, a counter-strategy,
 and in a trick game the counter ordering to the round's end as a stand-in does ("ahead")."""
+STRATEGIES = {"counter": COUNTERS, "ahead": AHEAD}
+"""The kinds played by bench/counters.py, each with the games it has a strategy for."""
 PLAYERS = {"secrets": 4, "identity": 4, "hide": 4, "hidekids": 4, "jekyll": 2}
 TURN_LIMIT = 500
 
@@ -59,6 +64,8 @@ class Table:
     game: str
     label: str
     seats: tuple[int, ...]
+    wolf: int | None = None
+    """The wolf's seat where the measured seat is a kid: `--wolf` names who plays it."""
 
 
 def tables(only: list[str] | None = None) -> list[Table]:
@@ -68,7 +75,7 @@ def tables(only: list[str] | None = None) -> list[Table]:
             continue
         count = PLAYERS[game]
         if game == "hidekids":  # the wolf sits first (option wolf=first)
-            found += [Table(game, "hidekids (a kid)", tuple(range(1, count))), Table(game, "hidekids (the wolf)", (0,))]
+            found += [Table(game, "hidekids (a kid)", tuple(range(1, count)), wolf=0), Table(game, "hidekids (the wolf)", (0,))]
         elif game == "jekyll":  # Jekyll sits first (option jekyll=first)
             found += [Table(game, "jekyll (Dr. Jekyll)", (0,)), Table(game, "jekyll (Mr. Hyde)", (1,))]
         else:
@@ -84,12 +91,8 @@ def _orders(game: Game, state: State, player: str, kind: str, rng: Rng, standins
         return None
     if kind == "standin":
         written = game.standin_orders(standin_view(game, state, player, standins), player, rng.stream(f"standin/{player}"))
-    elif kind == "counter":
-        written = COUNTERS[game.id](view, player, rng.stream(f"counter/{player}"))
-    elif kind == "ahead":
-        written = AHEAD[game.id](view, player, rng.stream(f"counter/{player}"))
-    elif kind == "reader":
-        written = READERS[game.id](view, player, rng.stream(f"counter/{player}"))
+    elif kind in STRATEGIES:
+        written = STRATEGIES[kind][game.id](view, player, rng.stream(f"counter/{player}"))
     else:
         written = game.demo_orders(view, player, rng.stream(f"demo/{player}"))
     return [r.order for r in read_orders(game, state, player, written) if r.order is not None]
@@ -183,14 +186,16 @@ PAIRED = {"SI - counter": "counter", "SI - ahead": "ahead"}
 """The columns of the stand-in's and a counter's shares compared game by game (same seeds, same seat)."""
 
 
-def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None) -> dict[str, Rate | Difference | None]:
+def tournament(table: Table, games: int, progress: Callable[[str], None] | None = None,
+               seated: dict[int, str] | None = None) -> dict[str, Rate | Difference | None]:
+    """Every column of one table; `seated` as play_one takes it (the wolf of `--wolf`)."""
     rates: dict[str, Rate | Difference | None] = {}
     shares: dict[str, list[float]] = {}
     for kind, others, heading in COLUMNS:
-        if ("counter" in (kind, others) and table.game not in COUNTERS) or (kind == "ahead" and table.game not in AHEAD):
+        if any(table.game not in STRATEGIES[k] for k in (kind, others) if k in STRATEGIES):
             rates[heading] = None
             continue
-        shares[heading] = [play_one(table, i, kind, others) for i in range(games)]
+        shares[heading] = [play_one(table, i, kind, others, seated=seated) for i in range(games)]
         rates[heading] = Rate(games, sum(shares[heading]))
         if progress:
             progress(f"{table.label}: {heading} {rates[heading]}")
@@ -203,13 +208,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per seat kind and table")
     parser.add_argument("--only", help="comma-separated game ids")
+    parser.add_argument("--wolf", choices=("random", "standin", "counter"), default="random",
+                        help="who plays the wolf at Hide the Kids!' kid table (default: random, as every other seat)")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
     print(f"{'table':24} " + " ".join(f"{heading:>14}" for heading in [*(c[2] for c in COLUMNS), *PAIRED]) + "  games")
     for table in tables(only):
-        rates = tournament(table, args.games)
+        seated = {table.wolf: args.wolf} if table.wolf is not None and args.wolf != "random" else None
+        rates = tournament(table, args.games, seated=seated)
         cells = " ".join(f"{'-' if rate is None else str(rate):>14}" for rate in rates.values())
-        print(f"{table.label:24} {cells}  {args.games}", flush=True)
+        wolf = f"  (the wolf: {args.wolf})" if seated else ""
+        print(f"{table.label:24} {cells}  {args.games}{wolf}", flush=True)
 
 
 if __name__ == "__main__":

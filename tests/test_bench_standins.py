@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
@@ -73,3 +75,50 @@ def test_the_counter_ahead_orders_every_later_trick_and_each_order_stands() -> N
             orders[player] = [r.order for r in readings]
         state, _ = game.resolve(state, orders, rng)
     assert checked >= 4  # both players, in at least two rounds
+
+
+def _kid_who_follows_the_lifts(turns: int) -> tuple[dict, list[str]]:
+    """A Hide the Kids! game (wolf wes, kids kim and lou) where lou hides, every turn after the first, under
+    one of the two pieces the wolf lifted the turn before, and kim anywhere; the wolf lifts two pieces drawn
+    at random. The state and the wolf's last lifts."""
+    from adjudicator.common.rng import Rng
+    from adjudicator.games.base import Seat
+    from adjudicator.games.hidekids.rules import FURNITURE
+
+    game = GAMES["hidekids"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat(p, p.title()) for p in ("wes", "kim", "lou")], options, Rng("follows", 0))
+    draws = Rng("follows", 0).stream("test/draws")
+    lift = ["door", "bed"]
+    for turn in range(1, turns + 1):
+        lou = lift[draws.below(2)]
+        pieces = list(FURNITURE)
+        lift = [pieces.pop(draws.below(len(pieces))), pieces.pop(draws.below(len(pieces)))]
+        kim = FURNITURE[draws.below(len(FURNITURE))]
+        state, _ = game.resolve(state, {"wes": [{"lift": lift}], "kim": [{"hide": kim}], "lou": [{"hide": lou}]},
+                                Rng("follows", turn))
+    assert not game.is_over(state)
+    return state, lift
+
+
+@pytest.mark.parametrize("turns", [4, 5, 6])
+def test_the_reading_wolf_lifts_where_a_kids_habit_sends_it(turns: int) -> None:
+    """Lou always hides under a piece the wolf lifted the turn before: after a few turns of record the
+    reading wolf lifts both of last turn's pieces again, wherever they are (the rulebook's pay would send
+    it to the tub and the clock)."""
+    from adjudicator.common.rng import Rng
+
+    game = GAMES["hidekids"]
+    state, last = _kid_who_follows_the_lifts(turns)
+    lifts = COUNTERS["hidekids"](game.view(state, "wes"), "wes", Rng("follows", turns + 1).stream("counter/wes"))[0]["lift"]
+    assert sorted(lifts) == sorted(last), (lifts, last)
+
+
+def test_the_wolf_option_seats_the_reading_wolf_at_the_kid_table() -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "standins.py"), "--games", "2", "--only", "hidekids", "--wolf", "counter"],
+        check=True, capture_output=True, text=True, timeout=600,
+    )
+    rows = result.stdout.splitlines()[1:]
+    assert [row[:24].strip() for row in rows] == ["hidekids (a kid)", "hidekids (the wolf)"], result.stdout
+    assert rows[0].endswith("(the wolf: counter)") and "the wolf:" not in rows[1], result.stdout
