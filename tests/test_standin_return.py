@@ -228,3 +228,25 @@ def test_a_turn_an_abandoned_seat_was_not_due_in_neither_abandons_it_again_nor_h
     assert any("newly played by the stand-in from turn 5: ben (abandoned)" in f for f in _turn_facts(campaign, 5))
     assert not any("newly" in f or "abandoned" in f for f in _turn_facts(campaign, 6) + _turn_facts(campaign, 7))
     assert "the stand-in played ben" in _turn_facts(campaign, 7)[0]
+
+
+def test_status_json_says_why_the_stand_in_covers_each_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: `pbem status` said why the stand-in played a seat, `pbem status --json` only that it did."""
+    import json
+
+    root, passwords = _campaign(tmp_path, abandon_after=1)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim")
+    main(["run", str(root), "--now", "2026-12-03T21:00+00:00"])  # max sends nothing: NMR at the deadline, abandoned
+    _send(tmp_path, "max", 2, "hide in the cupboard", passwords["max"])  # max comes back; lou stays away
+    main(["run", str(root), "--now", "2026-12-04T11:00+00:00"])
+    capsys.readouterr()
+    assert main(["status", str(root), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["standins"] == ["lou"]  # unchanged beside the new field
+    assert printed["covered"] == {
+        "lou": {"reason": "gm", "why": "at the GM's word, from turn 1", "since": 1, "plays": True},
+        "max": {"reason": "abandoned", "why": "abandoned after 1 turn without valid orders in a row", "after": 1, "plays": False},
+    }, printed["covered"]
+    status = _status(capsys, root)
+    assert all(cover["why"] in status for cover in printed["covered"].values()), status  # the text says the same words
