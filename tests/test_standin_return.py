@@ -113,6 +113,7 @@ def test_a_player_back_at_a_seat_the_gms_stand_in_plays_and_the_gm_are_told(tmp_
             f"stand-in goes on playing every turn lou sends nothing, without the judge waiting for them; if lou is back for good: "
             f"pbem standin {root} lou off")
     assert told in line and "turn 2 adjudicated early" in line, line
+    assert line.endswith(f" messages built. {told}"), line  # its own sentence, not an item of the list (trial 9)
     assert told in _digests(root, 3)
     ack = _ack(root, "lou", 2)
     assert "VOID" not in str(_mail(root, ack)["Subject"])  # "I am back now." is no hiding place (item 4)
@@ -150,6 +151,7 @@ def test_a_player_back_at_an_abandoned_seat_ends_it_and_both_are_told(tmp_path: 
     told = ("max is back: orders of their own for turn 2 are filed, so the seat (abandoned after 1 turn without valid orders in a row) "
             "is abandoned no more and the stand-in stops playing it")
     assert told in line and told in _digests(root, 2), line
+    assert f" built. {told}" in line, line
     said = _text(root, _ack(root, "max", 2))
     assert "Your seat counted as abandoned after 1 turn without valid orders in a row, so it was the judge's stand-in's to play. These orders take " \
            "it back: they are used for turn 2, and the stand-in stops. It would take 1 turn in a row without valid orders to abandon the seat again." in said, said
