@@ -252,3 +252,42 @@ def test_status_json_says_why_the_stand_in_covers_each_seat(tmp_path: Path, caps
     }, printed["covered"]
     status = _status(capsys, root)
     assert all(cover["why"] in status for cover in printed["covered"].values()), status  # the text says the same words
+
+
+def _received(server: Any, seat: str) -> list[str]:
+    return [str(m["Subject"]) for to, m in server.received if to == [f"{seat}@example.org"]]
+
+
+def test_the_hand_back_letter_carries_the_deadline_and_no_reminder_goes_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: the GM ran `pbem standin ... off` and the next tick, within a day of the deadline, sent Lou the
+    letter and "your orders are missing (24 hours left)" at once. One mail now; the others are reminded as ever."""
+    root, _ = _campaign(tmp_path)
+    with smtp_server() as (server, address):
+        assert main(["run", str(root), "--now", "2026-12-01T11:00+00:00", "--send", "--smtp", address]) == 0  # the welcome
+        server.received.clear()
+        assert main(["standin", str(root), "lou", "on"]) == 0
+        assert main(["standin", str(root), "lou", "off"]) == 0
+        capsys.readouterr()
+        for _ in range(2):  # a tick run again sends nothing twice, and no late reminder either
+            assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+    line = " ".join(capsys.readouterr().out.split())
+    assert "reminded wes, kim, lou (by the letter handing the seat back), max of turn 1's deadline" in line, line
+    [letter] = _received(server, "lou")
+    assert "your seat is yours again" in letter
+    assert "Orders for turn 1 are due by Thursday 3 December 2026, 20:00 UTC" in _text(root, next(n for n in outbox(root) if "standin-off-lou" in n))
+    assert [len(_received(server, seat)) for seat in ("wes", "kim", "max")] == [1, 1, 1]
+    assert not [n for n in outbox(root) if n.startswith("turn-001/remind-lou")]
+
+
+def test_a_hand_back_letter_sent_a_tick_before_leaves_the_reminder_due(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only a letter that goes with the same tick takes the reminder's place: one sent the day before does not."""
+    root, _ = _campaign(tmp_path)
+    with smtp_server() as (server, address):
+        assert main(["run", str(root), "--now", "2026-12-01T11:00+00:00", "--send", "--smtp", address]) == 0  # the welcome
+        server.received.clear()
+        assert main(["standin", str(root), "lou", "on"]) == 0
+        assert main(["standin", str(root), "lou", "off"]) == 0
+        assert main(["run", str(root), "--now", "2026-12-02T11:00+00:00", "--send", "--smtp", address]) == 0  # 33 hours before
+        assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+    received = _received(server, "lou")
+    assert len(received) == 2 and "your seat is yours again" in received[0] and "your orders are missing (24 hours left)" in received[1], received

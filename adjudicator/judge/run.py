@@ -287,9 +287,12 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     due = None if campaign.over or hold is not None else schedule.of_campaign(campaign, last + 1)
     if due is not None and now < due.at:
         passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
+        folded = letters.handed_back(root, last + 1) if passed else set()
         for player in waiting_for(campaign) if passed else []:
             keys = [f"{last + 1}/{player}/{offset}" for offset in passed]
-            if keys[-1] not in reminded:  # only the nearest offset passed: a tick late after a host was down sends one, not each
+            if keys[-1] not in reminded and player in folded:  # the letter going with this tick names the deadline: one mail, not two
+                told.append(f"{player} (by the letter handing the seat back)")
+            elif keys[-1] not in reminded:  # only the nearest offset passed: a tick late after a host was down sends one, not each
                 letter = letters.reminder(campaign, player, last + 1, passed[-1], due)
                 if letter:
                     built[letter[0]] = letter[1]
