@@ -291,3 +291,38 @@ def test_a_hand_back_letter_sent_a_tick_before_leaves_the_reminder_due(tmp_path:
         assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
     received = _received(server, "lou")
     assert len(received) == 2 and "your seat is yours again" in received[0] and "your orders are missing (24 hours left)" in received[1], received
+
+
+FULL = "The GM has the judge's stand-in on your seat (since turn 1): it plays every turn for which you send no orders"
+REMINDER = ("As the acknowledgement of your orders said, the GM's stand-in stays on your seat: it plays turn 3 unless you send "
+            "your orders for it with the form at the end of this report.")
+
+
+def test_the_stand_in_staying_on_is_said_in_full_once_then_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: Lou read the same paragraph in the acknowledgement of his orders and again above his report. Said
+    in full by the first mail that tells him; the report that follows his acknowledgement gives one line."""
+    root, passwords = _campaign(tmp_path)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim", "max")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    _send(tmp_path, "lou", 2, "hide behind the door", passwords["lou"])  # his orders first: acknowledged by this tick
+    assert main(["run", str(root), "--now", "2026-12-04T09:00+00:00"]) == 0
+    assert FULL in _text(root, _ack(root, "lou", 2))
+    _turn(tmp_path, 2, passwords, "kim", "max")
+    assert "turn 2 adjudicated early" in _tick(capsys, root, 2)
+    [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert REMINDER in report and FULL not in report, report
+
+
+def test_a_report_that_is_the_first_to_tell_says_it_in_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The other order of events: Lou's orders were the last in, so the tick that read them adjudicated the turn and
+    his acknowledgement never went; his report is the first mail to tell him, and says it all."""
+    root, passwords = _campaign(tmp_path)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim", "max")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
+    assert "turn 2 adjudicated early" in _tick(capsys, root, 2)
+    [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert FULL in report and "Send your orders for turn 3 with the form at the end of this report to play that turn yourself." in report
+    assert REMINDER not in report
