@@ -326,3 +326,26 @@ def test_a_report_that_is_the_first_to_tell_says_it_in_full(tmp_path: Path, caps
     [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
     assert FULL in report and "Send your orders for turn 3 with the form at the end of this report to play that turn yourself." in report
     assert REMINDER not in report
+
+
+def test_a_jekyll_stand_ins_long_orders_are_echoed_whole_in_the_seats_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: the seat's report showed the stand-in's order as "greed: red1, green1, p…". Every order now reads
+    whole where the player (or the GM) reads it, wrapped under its number instead of cut."""
+    import json
+
+    root = tmp_path / "jk"
+    create(root, "jekyll", [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in ("ann", "ben")], seed="trial9", name="jk")
+    for seat in ("ann", "ben"):
+        assert main(["standin", str(root), seat, "on"]) == 0
+    longest = 0
+    for number in range(1, 7):
+        assert main(["adjudicate", str(root)]) == 0
+        results = json.loads((root / f"turn-{number:03d}" / "results.json").read_bytes())
+        for seat, submission in results["submissions"].items():
+            report = (root / f"turn-{number:03d}" / "reports" / f"{seat}.txt").read_text(encoding="utf-8")
+            assert "…" not in report
+            for order in submission["orders"]:
+                longest = max(longest, len(order["written"]))
+                assert order["written"] in " ".join(report.split()), (number, seat, order["written"])
+    capsys.readouterr()
+    assert longest > 100, "some order is longer than one line of the report: the case of the trial"
