@@ -258,18 +258,27 @@ def _received(server: Any, seat: str) -> list[str]:
     return [str(m["Subject"]) for to, m in server.received if to == [f"{seat}@example.org"]]
 
 
+def _ticks(root: Path, address: str, *moments: str) -> None:
+    for moment in moments:
+        assert main(["run", str(root), "--now", moment, "--send", "--smtp", address]) == 0
+
+
+def _handed_back_after_the_welcome(root: Path, server: Any, address: str) -> None:
+    """The welcome out (and forgotten), then the GM's `pbem standin lou on` and `off`: a hand-back letter in the outbox."""
+    _ticks(root, address, "2026-12-01T11:00+00:00")
+    server.received.clear()
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    assert main(["standin", str(root), "lou", "off"]) == 0
+
+
 def test_the_hand_back_letter_carries_the_deadline_and_no_reminder_goes_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Trial 9: the GM ran `pbem standin ... off` and the next tick, within a day of the deadline, sent Lou the
     letter and "your orders are missing (24 hours left)" at once. One mail now; the others are reminded as ever."""
     root, _ = _campaign(tmp_path)
     with smtp_server() as (server, address):
-        assert main(["run", str(root), "--now", "2026-12-01T11:00+00:00", "--send", "--smtp", address]) == 0  # the welcome
-        server.received.clear()
-        assert main(["standin", str(root), "lou", "on"]) == 0
-        assert main(["standin", str(root), "lou", "off"]) == 0
+        _handed_back_after_the_welcome(root, server, address)
         capsys.readouterr()
-        for _ in range(2):  # a tick run again sends nothing twice, and no late reminder either
-            assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+        _ticks(root, address, *["2026-12-03T11:00+00:00"] * 2)  # a tick run again sends nothing twice, and no late reminder either
     line = " ".join(capsys.readouterr().out.split())
     assert "reminded wes, kim, lou (by the letter handing the seat back), max of turn 1's deadline" in line, line
     [letter] = _received(server, "lou")
@@ -283,12 +292,8 @@ def test_a_hand_back_letter_sent_a_tick_before_leaves_the_reminder_due(tmp_path:
     """Only a letter that goes with the same tick takes the reminder's place: one sent the day before does not."""
     root, _ = _campaign(tmp_path)
     with smtp_server() as (server, address):
-        assert main(["run", str(root), "--now", "2026-12-01T11:00+00:00", "--send", "--smtp", address]) == 0  # the welcome
-        server.received.clear()
-        assert main(["standin", str(root), "lou", "on"]) == 0
-        assert main(["standin", str(root), "lou", "off"]) == 0
-        assert main(["run", str(root), "--now", "2026-12-02T11:00+00:00", "--send", "--smtp", address]) == 0  # 33 hours before
-        assert main(["run", str(root), "--now", "2026-12-03T11:00+00:00", "--send", "--smtp", address]) == 0
+        _handed_back_after_the_welcome(root, server, address)
+        _ticks(root, address, "2026-12-02T11:00+00:00", "2026-12-03T11:00+00:00")  # the letter goes 33 hours before the deadline
     received = _received(server, "lou")
     assert len(received) == 2 and "your seat is yours again" in received[0] and "your orders are missing (24 hours left)" in received[1], received
 
