@@ -164,6 +164,39 @@ def test_a_returning_kids_greeting_is_no_void_order_and_an_order_after_it_is_rea
     assert "VOID" not in text and f"you hide {'behind' if place == 'door' else 'under'} the {place}" in text
 
 
+ASIDES = ["Quick one from the train.", "Sorry, on my phone.", "Here goes:", "Here we go!", "Sent from the bus, sorry", "In a rush today."]
+"""Lines about the mail itself, before the orders (trial 9: "Quick one from the train." was answered VOID)."""
+
+
+@pytest.mark.parametrize("aside", ASIDES)
+def test_an_aside_before_a_kids_order_is_no_void_order(kids: Path, tmp_path: Path, aside: str) -> None:
+    body = f"{aside}\nhide under the bed\npassword: {passwords(kids)['bob']}\n"
+    [entry] = ingest(kids, [maildir(tmp_path, [mail("Bob <bob@example.org>", body, subject="turn 1", message_id="<k10@x>")])], now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    assert yaml.safe_load((kids / "turn-001" / "orders" / "bob.yaml").read_text())["orders"] == ["hide under the bed"]
+    assert "VOID" not in _ack(kids) and "VOID" not in str(_reply(kids)["Subject"])
+
+
+@pytest.mark.parametrize("aside", ASIDES)
+def test_an_aside_among_secrets_orders_is_left_out_and_a_mistyped_order_still_answered(campaign: Path, tmp_path: Path, aside: str) -> None:  # noqa: F811
+    body = f"{aside}\nSID 1 steals David's secret 8.\nSID 2 stael David 3\npassword: {passwords(campaign)['tony']}\n"
+    [entry] = ingest(campaign, [maildir(tmp_path, [mail("Tony <tony@example.org>", body, message_id="<s10@x>")])], now=NOW).entries
+    assert entry.status == "filed", entry.reason
+    filed = yaml.safe_load((campaign / "turn-001" / "orders" / "tony.yaml").read_text())["orders"]
+    assert filed == ["SID 1 steals David's secret 8.", "SID 2 stael David 3"]  # the line meant as an order is kept, and answered
+    text = _ack(campaign)
+    assert "SID 2 stael David 3\n      -> VOID" in text and aside not in text, text
+
+
+@pytest.mark.parametrize("aside", ["Quick one from the train.", "Here goes:"])
+def test_an_aside_alone_is_answered_as_any_line_is(kids: Path, tmp_path: Path, aside: str) -> None:
+    """With no order beside it, nothing says the line is not a hiding place mistyped: it is answered, never dropped."""
+    body = f"{aside}\npassword: {passwords(kids)['bob']}\n"
+    [entry] = ingest(kids, [maildir(tmp_path, [mail("Bob <bob@example.org>", body, subject="turn 1", message_id="<k11@x>")])], now=NOW).entries
+    assert entry.status == "rejected"
+    assert f"1. {aside}\n      -> VOID" in _ack(kids), _ack(kids)
+
+
 def test_a_kids_sentence_not_read_is_answered_line_by_line_with_the_growl(kids: Path, tmp_path: Path) -> None:
     """Trial 5: an unread sentence got "neither orders nor a command ... no order form": now the line, why,
     what happens at the deadline and how to write it."""

@@ -113,6 +113,7 @@ def test_a_player_back_at_a_seat_the_gms_stand_in_plays_and_the_gm_are_told(tmp_
             f"stand-in goes on playing every turn lou sends nothing, without the judge waiting for them; if lou is back for good: "
             f"pbem standin {root} lou off")
     assert told in line and "turn 2 adjudicated early" in line, line
+    assert line.endswith(f" messages built. {told}"), line  # its own sentence, not an item of the list (trial 9)
     assert told in _digests(root, 3)
     ack = _ack(root, "lou", 2)
     assert "VOID" not in str(_mail(root, ack)["Subject"])  # "I am back now." is no hiding place (item 4)
@@ -150,6 +151,7 @@ def test_a_player_back_at_an_abandoned_seat_ends_it_and_both_are_told(tmp_path: 
     told = ("max is back: orders of their own for turn 2 are filed, so the seat (abandoned after 1 turn without valid orders in a row) "
             "is abandoned no more and the stand-in stops playing it")
     assert told in line and told in _digests(root, 2), line
+    assert f" built. {told}" in line, line
     said = _text(root, _ack(root, "max", 2))
     assert "Your seat counted as abandoned after 1 turn without valid orders in a row, so it was the judge's stand-in's to play. These orders take " \
            "it back: they are used for turn 2, and the stand-in stops. It would take 1 turn in a row without valid orders to abandon the seat again." in said, said
@@ -228,3 +230,127 @@ def test_a_turn_an_abandoned_seat_was_not_due_in_neither_abandons_it_again_nor_h
     assert any("newly played by the stand-in from turn 5: ben (abandoned)" in f for f in _turn_facts(campaign, 5))
     assert not any("newly" in f or "abandoned" in f for f in _turn_facts(campaign, 6) + _turn_facts(campaign, 7))
     assert "the stand-in played ben" in _turn_facts(campaign, 7)[0]
+
+
+def test_status_json_says_why_the_stand_in_covers_each_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: `pbem status` said why the stand-in played a seat, `pbem status --json` only that it did."""
+    import json
+
+    root, passwords = _campaign(tmp_path, abandon_after=1)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim")
+    main(["run", str(root), "--now", "2026-12-03T21:00+00:00"])  # max sends nothing: NMR at the deadline, abandoned
+    _send(tmp_path, "max", 2, "hide in the cupboard", passwords["max"])  # max comes back; lou stays away
+    main(["run", str(root), "--now", "2026-12-04T11:00+00:00"])
+    capsys.readouterr()
+    assert main(["status", str(root), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["standins"] == ["lou"]  # unchanged beside the new field
+    assert printed["covered"] == {
+        "lou": {"reason": "gm", "why": "at the GM's word, from turn 1", "since": 1, "plays": True},
+        "max": {"reason": "abandoned", "why": "abandoned after 1 turn without valid orders in a row", "after": 1, "plays": False},
+    }, printed["covered"]
+    status = _status(capsys, root)
+    assert all(cover["why"] in status for cover in printed["covered"].values()), status  # the text says the same words
+
+
+def _received(server: Any, seat: str) -> list[str]:
+    return [str(m["Subject"]) for to, m in server.received if to == [f"{seat}@example.org"]]
+
+
+def _ticks(root: Path, address: str, *moments: str) -> None:
+    for moment in moments:
+        assert main(["run", str(root), "--now", moment, "--send", "--smtp", address]) == 0
+
+
+def _handed_back_after_the_welcome(root: Path, server: Any, address: str) -> None:
+    """The welcome out (and forgotten), then the GM's `pbem standin lou on` and `off`: a hand-back letter in the outbox."""
+    _ticks(root, address, "2026-12-01T11:00+00:00")
+    server.received.clear()
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    assert main(["standin", str(root), "lou", "off"]) == 0
+
+
+def test_the_hand_back_letter_carries_the_deadline_and_no_reminder_goes_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: the GM ran `pbem standin ... off` and the next tick, within a day of the deadline, sent Lou the
+    letter and "your orders are missing (24 hours left)" at once. One mail now; the others are reminded as ever."""
+    root, _ = _campaign(tmp_path)
+    with smtp_server() as (server, address):
+        _handed_back_after_the_welcome(root, server, address)
+        capsys.readouterr()
+        _ticks(root, address, *["2026-12-03T11:00+00:00"] * 2)  # a tick run again sends nothing twice, and no late reminder either
+    line = " ".join(capsys.readouterr().out.split())
+    assert "reminded wes, kim, lou (by the letter handing the seat back), max of turn 1's deadline" in line, line
+    [letter] = _received(server, "lou")
+    assert "your seat is yours again" in letter
+    assert "Orders for turn 1 are due by Thursday 3 December 2026, 20:00 UTC" in _text(root, next(n for n in outbox(root) if "standin-off-lou" in n))
+    assert [len(_received(server, seat)) for seat in ("wes", "kim", "max")] == [1, 1, 1]
+    assert not [n for n in outbox(root) if n.startswith("turn-001/remind-lou")]
+
+
+def test_a_hand_back_letter_sent_a_tick_before_leaves_the_reminder_due(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only a letter that goes with the same tick takes the reminder's place: one sent the day before does not."""
+    root, _ = _campaign(tmp_path)
+    with smtp_server() as (server, address):
+        _handed_back_after_the_welcome(root, server, address)
+        _ticks(root, address, "2026-12-02T11:00+00:00", "2026-12-03T11:00+00:00")  # the letter goes 33 hours before the deadline
+    received = _received(server, "lou")
+    assert len(received) == 2 and "your seat is yours again" in received[0] and "your orders are missing (24 hours left)" in received[1], received
+
+
+FULL = "The GM has the judge's stand-in on your seat (since turn 1): it plays every turn for which you send no orders"
+REMINDER = ("As the acknowledgement of your orders said, the GM's stand-in stays on your seat: it plays turn 3 unless you send "
+            "your orders for it with the form at the end of this report.")
+
+
+def test_the_stand_in_staying_on_is_said_in_full_once_then_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: Lou read the same paragraph in the acknowledgement of his orders and again above his report. Said
+    in full by the first mail that tells him; the report that follows his acknowledgement gives one line."""
+    root, passwords = _campaign(tmp_path)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim", "max")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    _send(tmp_path, "lou", 2, "hide behind the door", passwords["lou"])  # his orders first: acknowledged by this tick
+    assert main(["run", str(root), "--now", "2026-12-04T09:00+00:00"]) == 0
+    assert FULL in _text(root, _ack(root, "lou", 2))
+    _turn(tmp_path, 2, passwords, "kim", "max")
+    assert "turn 2 adjudicated early" in _tick(capsys, root, 2)
+    [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert REMINDER in report and FULL not in report, report
+
+
+def test_a_report_that_is_the_first_to_tell_says_it_in_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The other order of events: Lou's orders were the last in, so the tick that read them adjudicated the turn and
+    his acknowledgement never went; his report is the first mail to tell him, and says it all."""
+    root, passwords = _campaign(tmp_path)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    _turn(tmp_path, 1, passwords, "kim", "max")
+    assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
+    _turn(tmp_path, 2, passwords, "kim", "max", lou="hide behind the door")
+    assert "turn 2 adjudicated early" in _tick(capsys, root, 2)
+    [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert FULL in report and "Send your orders for turn 3 with the form at the end of this report to play that turn yourself." in report
+    assert REMINDER not in report
+
+
+def test_a_jekyll_stand_ins_long_orders_are_echoed_whole_in_the_seats_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trial 9: the seat's report showed the stand-in's order as "greed: red1, green1, p…". Every order now reads
+    whole where the player (or the GM) reads it, wrapped under its number instead of cut."""
+    import json
+
+    root = tmp_path / "jk"
+    create(root, "jekyll", [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in ("ann", "ben")], seed="trial9", name="jk")
+    for seat in ("ann", "ben"):
+        assert main(["standin", str(root), seat, "on"]) == 0
+    longest = 0
+    for number in range(1, 7):
+        assert main(["adjudicate", str(root)]) == 0
+        results = json.loads((root / f"turn-{number:03d}" / "results.json").read_bytes())
+        for seat, submission in results["submissions"].items():
+            report = (root / f"turn-{number:03d}" / "reports" / f"{seat}.txt").read_text(encoding="utf-8")
+            assert "…" not in report
+            for order in submission["orders"]:
+                longest = max(longest, len(order["written"]))
+                assert order["written"] in " ".join(report.split()), (number, seat, order["written"])
+    capsys.readouterr()
+    assert longest > 100, "some order is longer than one line of the report: the case of the trial"

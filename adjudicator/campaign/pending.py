@@ -388,6 +388,7 @@ class Verdict:
         return {
             "waiting": self.waiting,
             "standins": sorted(self.standins),
+            "covered": {seat: self._cover_json(seat) for seat in sorted(self.covered)},
             "submissions": {
                 p: {
                     "status": sub.status,
@@ -400,6 +401,12 @@ class Verdict:
             },
             "ignored": dict(sorted(self.ignored.items())),
         }
+
+    def _cover_json(self, seat: str) -> dict[str, Any]:
+        """Why the stand-in covers `seat`, for scripts: the record's reason with the words `pbem status` prints."""
+        due = self.covered[seat]
+        when = {"after": due.after} if due.after is not None else {"since": due.since} if due.since is not None else {}
+        return {"reason": due.reason, "why": due.why, "plays": seat in self.standins, **when}
 
     def played(self) -> dict[str, dict[str, Any]]:
         """The seats whose file this turn is the very one the stand-in wrote: seat -> {reason, after}."""

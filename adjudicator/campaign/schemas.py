@@ -37,11 +37,12 @@ def show_value(value: Any, limit: int = 40) -> str:
     return text
 
 
-def echo(item: Any, limit: int = 100) -> str:
-    """An order echoed back to its player on one line: strings as typed, the rest as compact JSON."""
+def echo(item: Any) -> str:
+    """An order echoed back to its player on one line, whole: strings as typed, the rest as compact JSON. Never
+    cut (trial 9: a Jekyll vs Hyde order echoed as "greed: red1, green1, p…"): the file's size cap bounds it, and
+    a report wraps it (the `hang` filter, publish/render.py)."""
     text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, separators=(", ", ": "))
-    text = " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
 
 
 _KINDS = {

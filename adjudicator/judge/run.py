@@ -58,6 +58,9 @@ class Tick:
     root: Path | str
     """The campaign folder as `pbem run` was given it."""
     done: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+    """What the GM must read whole (a player back at a seat the stand-in covers, judge/comeback.py): each its own
+    sentence after the list of what the tick did, not one more item of it (trial 9: a run-on line)."""
     refused: str | None = None
     """Why the campaign could not be ticked (unreadable, busy, a step that failed); None when it was."""
     adjudicated: int | None = None
@@ -70,18 +73,21 @@ class Tick:
     @property
     def busy(self) -> bool:
         """Whether the tick did anything."""
-        return bool(self.done or self.built or self.sent)
+        return bool(self.done or self.told or self.built or self.sent)
 
     @property
     def line(self) -> str:
         """One line, whatever the reason holds (a YAML error spans several): cron logs are read with grep."""
-        if not (self.done or self.built or self.sent or self.refused):
+        if not (self.busy or self.refused):
             return f"{self.root}: nothing to do"  # most lines of a host's tick: spared the work below
         said = [*self.done, *(f"{plural(n, 'message')} {what}" for n, what in ((self.built, "built"), (self.sent, "sent")) if n)]
         if self.refused:
             text = f"{self.root}: " + (", ".join(said) + "; then " if said else "") + f"refused: {self.refused}"
         else:
             text = f"{self.root}: {', '.join(said) if said else 'nothing to do'}"
+        # Still one line (cron logs are grepped by the folder), the list closed by a full stop; no stop after the
+        # last sentence, which may end with a command to copy (`pbem standin DIR SEAT off`).
+        text += "".join(f". {sentence}" for sentence in self.told)
         return " ".join(text.split())
 
 
@@ -281,9 +287,12 @@ def _build_mail(root: Path, settings: JudgeSettings, now: dt.datetime, record: d
     due = None if campaign.over or hold is not None else schedule.of_campaign(campaign, last + 1)
     if due is not None and now < due.at:
         passed = [offset for offset, span in settings.remind if now >= due.at - span]  # farthest first
+        folded = letters.handed_back(root, last + 1) if passed else set()
         for player in waiting_for(campaign) if passed else []:
             keys = [f"{last + 1}/{player}/{offset}" for offset in passed]
-            if keys[-1] not in reminded:  # only the nearest offset passed: a tick late after a host was down sends one, not each
+            if keys[-1] not in reminded and player in folded:  # the letter going with this tick names the deadline: one mail, not two
+                told.append(f"{player} (by the letter handing the seat back)")
+            elif keys[-1] not in reminded:  # only the nearest offset passed: a tick late after a host was down sends one, not each
                 letter = letters.reminder(campaign, player, last + 1, passed[-1], due)
                 if letter:
                     built[letter[0]] = letter[1]
@@ -398,7 +407,7 @@ def _steps(root: Path, now: dt.datetime, smtp: deliver.Smtp | None, result: Tick
     ingested = _ingest(root, settings, now, record, result, routed)
     arrived = ingested.entries
     if arrived:  # a seat's own player wrote while the stand-in covers it: the GM's line says so at once
-        result.done.extend(comeback.told(Campaign.open(root), [e.seq for e in arrived]))
+        result.told.extend(comeback.told(Campaign.open(root), [e.seq for e in arrived]))
     facts += seats.settle(root)  # resigned seats handed on, takeovers done (judge/seats.py)
     result.done.extend(f for f in facts if f not in result.done)
     if facts and settings.gm_digest:

@@ -47,6 +47,15 @@ _OPENED = re.compile(
 )
 """An opener (and a word or two: "Hi all") or "I'm back" set off by a comma from the words after it: "Hi, bid
 blue+2 orange-3", "Cheers, Dora", "I'm back, sorry about that"."""
+_ASIDE = re.compile(
+    r"^(?:(?:just )?(?:a )?(?:quick|short) one|here (?:goes|we go)|(?:sorry,? )?(?:in a (?:rush|hurry)"
+    r"|(?:typing |writing |sent )?(?:on|from) (?:my|the) (?:phone|mobile|tablet|train|bus|tram|plane|airport)))"
+    + _WORDS + _END,
+    re.IGNORECASE,
+)
+"""A line about the writing of the mail or leading into it: "Quick one from the train.", "Sorry, on my phone.",
+"Here goes:" (trial 9: answered VOID above the orders). Unlike the lines above, left out only where the game does
+not read it and the rest of the mail holds orders (mail/sentences.py): alone, it is answered as any line is."""
 _NO_WORD = re.compile(r"^[^\w]*$")
 _ABOUT_ORDERS = re.compile(r"\borders?\b", re.IGNORECASE)
 """A line that speaks of the orders ("my orders are attached", "orders in the HTML version") with no number
@@ -87,6 +96,11 @@ def chatter(line: str, names: tuple[str, ...] = ()) -> bool:
     rest = without_lead(" ".join(line.split()), names)
     opened = after_opener(rest)  # "Hi all, I'm back for a bit!", "I'm back, sorry about that": chatter after chatter
     return _alone(rest, names) or (opened is not None and _alone(opened, names))
+
+
+def aside(line: str) -> bool:
+    """Whether `line` is an aside about the mail itself (`_ASIDE`), which the seat's orders around it make chatter."""
+    return bool(_ASIDE.match(" ".join(line.split())))
 
 
 def _alone(line: str, names: tuple[str, ...]) -> bool:

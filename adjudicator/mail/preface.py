@@ -16,7 +16,10 @@ by its mail (mail/reportmail.py) and by the `report` command's reply (mail/comma
   their own is told, with the last turn's report, that the stand-in stays on: it plays any turn they send
   nothing, and the judge does not wait for them (trial 8: a player back from holiday learnt it only when
   the stand-in lost his game four days before the deadline). The acknowledgement of their orders says the
-  same (`gm_standin_stays`, mail/ingest.py).
+  same (`gm_standin_stays`, mail/ingest.py): where it went out (or waits in the outbox) with the GM's word
+  already on, the report says it again in one line only (trial 9: the same 75 words twice); where the
+  report is the first to tell them (their acknowledgement overtaken by the turn, orders filed by hand,
+  the word given in the turn itself, so perhaps after the acknowledgement), in full.
 
 Built from what the campaign recorded, never from the clock, so a message rebuilt later is the same.
 """
@@ -61,14 +64,18 @@ def gm_standin_stays(covered: Due) -> str:
             "ask the GM to take the stand-in off it.")
 
 
-def standin_stays(campaign: Campaign, seat: str, turn: int) -> str:
+def standin_stays(campaign: Campaign, seat: str, turn: int, acknowledged: bool = False) -> str:
     """For the last turn's report of a seat the GM's stand-in covers in the pending turn, that its player played
-    (the stand-in's own turns say so in the report: templates/common/_standins.j2)."""
+    (the stand-in's own turns say so in the report: templates/common/_standins.j2); in one line when the
+    acknowledgement of their orders for `turn` went out (`acknowledged`) and the GM's word was on before that turn."""
     if turn != campaign.last_turn or campaign.over or not settings(campaign).get(seat, {}).get("on") or seat in standins_record(campaign, turn):
         return ""  # (the GM's word read first: a campaign's every report mail asks)
     covered = due(campaign, turn, campaign.state(turn)).get(seat)
     if covered is None or covered.reason != GM:
         return ""
+    if acknowledged and covered.since is not None and covered.since < turn:  # the word was on when they were acknowledged
+        return (f"As the acknowledgement of your orders said, the GM's stand-in stays on your seat: it plays turn {turn + 1} "
+                "unless you send your orders for it with the form at the end of this report.\n\n")
     return (f"{gm_standin_stays(covered)} Send your orders for turn {turn + 1} with the form at the end of this report "
             "to play that turn yourself.\n\n")
 
@@ -91,11 +98,11 @@ def deadline_moved(campaign: Campaign, turn: int) -> str:
             f"are now due by {now.text}.\n\n")
 
 
-def preface(campaign: Campaign, seat: str, turn: int, holder_turn: int, first: str = "") -> str:
+def preface(campaign: Campaign, seat: str, turn: int, holder_turn: int, first: str = "", acknowledged: bool = False) -> str:
     """What the reader of a seat's report of `turn` must know first that the report cannot say: who it was
     written for (a new holder of the seat; else `first`), that the turn abandoned the seat, that the GM's stand-in
-    stays on the seat, and the pending turn's deadline, from the one place
-    `pbem status` reads it, when it moved since. The report's mail and the `report` command's reply both
-    put it above the report, so neither gives a deadline of its own."""
-    return ((handed_over(campaign, seat, turn, holder_turn) or first) + abandoned(campaign, seat, turn) + standin_stays(campaign, seat, turn)
-            + deadline_moved(campaign, turn))
+    stays on the seat (in one line when their `acknowledged` orders were told so), and the pending turn's deadline,
+    from the one place `pbem status` reads it, when it moved since. The report's mail and the `report` command's
+    reply both put it above the report, so neither gives a deadline of its own."""
+    return ((handed_over(campaign, seat, turn, holder_turn) or first) + abandoned(campaign, seat, turn)
+            + standin_stays(campaign, seat, turn, acknowledged) + deadline_moved(campaign, turn))

@@ -21,6 +21,7 @@ the same):
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from email.message import EmailMessage
 
 from ..campaign import schedule, signup
@@ -36,26 +37,39 @@ def _subject(campaign: Campaign, turn: int, what: str) -> str:
     return f"[{campaign.config.get('name')}] {campaign.game.title}, {when}: {what}"
 
 
-def _unacknowledged(campaign: Campaign, turn: int) -> dict[str, Entry]:
-    """Seat -> the filed message of turn `turn` that the run adjudicating the turn had just read (its entry
-    `received` at the moment the turn recorded), whose acknowledgement was therefore never sent: once the
-    turn is adjudicated it is outdated and never goes (mail/deliver.py), so the report's mail says it
-    instead. Orders read by an earlier run had their acknowledgement built then, and are not named here."""
+@dataclass(frozen=True)
+class Acknowledged:
+    """How the seats' own orders for a turn were answered before its report: what the report's mail says of them."""
+
+    overtaken: dict[str, Entry]
+    """Seat -> the filed message of the turn that the run adjudicating it had just read (its entry `received` at
+    the moment the turn recorded), whose acknowledgement was therefore never sent: once the turn is adjudicated
+    it is outdated and never goes (mail/deliver.py), so the report's mail says it instead."""
+    told: frozenset[str]
+    """The seats an acknowledgement of their accepted orders for the turn went to (or waits in the outbox for a GM
+    who runs without --send): what it said, the report's preface need not say again in full."""
+
+
+def _acknowledged(campaign: Campaign, turn: int) -> Acknowledged:
     at = campaign.adjudicated_at(turn)
-    if at is None:
-        return {}
-    sent = {entry["file"] for entry in deliver.sent_log(campaign.root) if not entry.get("refused")}
-    found: dict[str, Entry] = {}
+    sent = {entry["file"] for entry in deliver.sent_log(campaign.root) if not entry.get("refused")} if at is not None else set()
+    overtaken: dict[str, Entry] = {}
+    told: set[str] = set()
     for entry in load_index(campaign.root):
-        if entry.status == "filed" and entry.turn == turn and entry.player and entry.acknowledged and entry.received:
-            if dt.datetime.fromisoformat(entry.received) == at and f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" not in sent:
-                found[entry.player] = entry
-    return found
+        if entry.status not in ("filed", "superseded") or entry.turn != turn or not entry.player or not entry.acknowledged:
+            continue
+        if (at is not None and entry.received and dt.datetime.fromisoformat(entry.received) == at
+                and f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" not in sent):
+            if entry.status == "filed":
+                overtaken[entry.player] = entry
+        else:
+            told.add(entry.player)
+    return Acknowledged(overtaken, frozenset(told))
 
 
 def _received(campaign: Campaign, turn: int, entry: Entry) -> str:
     """The paragraph for a player whose filed orders were read in the run that adjudicated the turn (see
-    `_unacknowledged`): they counted; no word of being late, since they were not."""
+    `Acknowledged.overtaken`): they counted; no word of being late, since they were not."""
     dated = f" (your message dated {schedule.local_text(campaign.schedule, dt.datetime.fromisoformat(entry.date))})" if entry.date else ""
     at = campaign.adjudicated_at(turn)
     when = f" on {schedule.local_text(campaign.schedule, at)}" if at is not None else ""
@@ -65,10 +79,11 @@ def _received(campaign: Campaign, turn: int, entry: Entry) -> str:
             "and reads them back.\n\n")
 
 
-def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "") -> tuple[EmailMessage | None, str]:
+def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "", acknowledged: bool = False) -> tuple[EmailMessage | None, str]:
     """The mail of `seat`'s report of `turn` to whoever holds the seat for the next turn (the last turn's
-    holder once the game is over), under its `preface`; or None with a note for the GM (empty when
-    there is nothing for the GM to do: a resigned seat that nobody holds)."""
+    holder once the game is over), under its `preface` (`acknowledged`: an acknowledgement of the seat's own
+    orders for `turn` went out); or None with a note for the GM (empty when there is nothing for the GM to do:
+    a resigned seat that nobody holds)."""
     path = campaign.turn_dir(turn) / "reports" / f"{seat}.txt"
     if not path.is_file():
         return None, f"{seat}: no plain-text report {path}"
@@ -79,7 +94,7 @@ def seat_report(campaign: Campaign, turn: int, seat: str, first: str = "") -> tu
         if seat in signup.vacant(campaign):
             return None, ""  # a resigned seat nobody holds: nobody to send it to, nothing for the GM to do
         return None, f"{seat}: no email in campaign.yaml; send {path} yourself"
-    preamble = preface.preface(campaign, seat, turn, holder_turn, first)
+    preamble = preface.preface(campaign, seat, turn, holder_turn, first, acknowledged)
     try:
         message = make_message(campaign, kind=f"report-{seat}", turn=turn, to=[(name, address)],
                                subject=_subject(campaign, turn, f"report for {name}"), body=preamble + path.read_text(encoding="utf-8"))
@@ -105,11 +120,11 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[dict[str, bytes], li
     notes: list[str] = []
     folder = turn_name(turn)
     moved = preface.deadline_moved(campaign, turn)
-    unacknowledged = _unacknowledged(campaign, turn) if turn > 0 else {}
+    answered = _acknowledged(campaign, turn) if turn > 0 else Acknowledged({}, frozenset())
     for player in state["players"]:
         # a new player of the seat sent no orders for this turn: the handover paragraph replaces this one
-        first = _received(campaign, turn, unacknowledged[player]) if player in unacknowledged else ""
-        message, note = seat_report(campaign, turn, player, first)
+        first = _received(campaign, turn, answered.overtaken[player]) if player in answered.overtaken else ""
+        message, note = seat_report(campaign, turn, player, first, player in answered.told)
         if note:
             notes.append(note)
         if message is not None:

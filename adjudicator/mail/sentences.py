@@ -65,6 +65,7 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
         return any(r.accepted for r in reads([line]) or [])
 
     password, lines = None, []
+    asides: set[int] = set()  # lines about the mail itself ("Quick one from the train."): left out beside orders
     for line in text.split("\n"):
         if "{" in line and _PASSWORD_KEY.search(line):  # a form typed on one line: its password is no line's end
             continue
@@ -81,7 +82,14 @@ def read(text: str, game: Game, position: Position, seat: str, name: str) -> Sen
             line = rest
         elif rest is not None and not stands(line) and stands(rest):
             line = rest
-        lines.append(chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names))
+        line = chatter.without_lead(" ".join(_SENTENCE_MARKER.sub("", line).split()), names)
+        if chatter.aside(line) and not stands(line):
+            asides.add(len(lines))
+        lines.append(line)
+    if asides:  # an aside is chatter only where the rest holds orders: alone it is answered, as any line is
+        rest = [line for index, line in enumerate(lines) if index not in asides]
+        if any(r.accepted for r in reads(rest) or []):
+            lines = rest
     if not lines or len(lines) > MAX_SENTENCES:
         return None
     if password and len(password) >= 4:  # typed again in a sentence, it is not echoed by the answer that lists them

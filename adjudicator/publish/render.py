@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,17 @@ def _item_first(base: type) -> type:
     return type(f"ItemFirst{base.__name__}", (base,), {"getattr": getattr, "getitem": getitem})
 
 
+ECHO_WIDTH = 100
+"""The columns of an order's words on one line of a report (where the echo used to be cut: an order that fits
+is shown on one line as before)."""
+
+
+def hang(text: str, indent: int) -> str:
+    """`text` for a line whose words start `indent` columns in, wrapped at ECHO_WIDTH columns of words, each
+    further line indented as far: a long order is shown whole, never cut. A word longer than that is kept whole."""
+    return ("\n" + " " * indent).join(textwrap.wrap(text, ECHO_WIDTH, break_long_words=False, break_on_hyphens=False)) or text
+
+
 def column(text: str, names: dict[str, str], least: int, extra: int = 0) -> str:
     """`text` padded to the width of a table's name column: `least`, or wider where the longest name (and
     `extra`, for a suffix such as " (you)") needs it, so that a long name never pushes its row out of line."""
@@ -165,6 +177,7 @@ class Renderer:
         env.filters["yaml_word"] = yaml_word
         env.filters["by_holder"] = by_holder
         env.filters["column"] = column
+        env.filters["hang"] = hang
         env.filters["map_values"] = lambda mapping, name: {k: env.filters[name](v) for k, v in mapping.items()}
         game = games.GAMES[self.game_id] if self.game_id in games.GAMES else None  # None: the site's own templates
         if game is not None:  # orders an order form suggests, legal for that player now
