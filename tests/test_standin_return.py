@@ -305,18 +305,39 @@ REMINDER = ("As the acknowledgement of your orders said, the GM's stand-in stays
 
 def test_the_stand_in_staying_on_is_said_in_full_once_then_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Trial 9: Lou read the same paragraph in the acknowledgement of his orders and again above his report. Said
-    in full by the first mail that tells him; the report that follows his acknowledgement gives one line."""
+    in full by the first mail that tells him; the report that follows his acknowledgement, sent, gives one line."""
+    root, passwords = _campaign(tmp_path)
+    assert main(["standin", str(root), "lou", "on"]) == 0
+    with smtp_server() as (server, address):
+        _turn(tmp_path, 1, passwords, "kim", "max")
+        _ticks(root, address, "2026-12-03T11:00+00:00")
+        _send(tmp_path, "lou", 2, "hide behind the door", passwords["lou"])  # his orders first: acknowledged, and sent
+        _ticks(root, address, "2026-12-04T09:00+00:00")
+        assert FULL in _text(root, _ack(root, "lou", 2))
+        server.received.clear()
+        _turn(tmp_path, 2, passwords, "kim", "max")
+        capsys.readouterr()
+        _ticks(root, address, "2026-12-04T11:00+00:00")
+    assert "turn 2 adjudicated early" in " ".join(capsys.readouterr().out.split())
+    assert len(_received(server, "lou")) == 1  # his report
+    [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
+    assert REMINDER in report and FULL not in report, report
+
+
+def test_an_acknowledgement_never_sent_leaves_the_report_to_say_it_in_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GM who ticks without --send: Lou's acknowledgement still waited in the outbox when the turn was adjudicated,
+    so it is outdated and never goes; his report must not point to it, and says it all."""
     root, passwords = _campaign(tmp_path)
     assert main(["standin", str(root), "lou", "on"]) == 0
     _turn(tmp_path, 1, passwords, "kim", "max")
     assert "turn 1 adjudicated early" in _tick(capsys, root, 1)
-    _send(tmp_path, "lou", 2, "hide behind the door", passwords["lou"])  # his orders first: acknowledged by this tick
+    _send(tmp_path, "lou", 2, "hide behind the door", passwords["lou"])
     assert main(["run", str(root), "--now", "2026-12-04T09:00+00:00"]) == 0
     assert FULL in _text(root, _ack(root, "lou", 2))
     _turn(tmp_path, 2, passwords, "kim", "max")
     assert "turn 2 adjudicated early" in _tick(capsys, root, 2)
     [report] = [_text(root, n) for n in outbox(root) if n.startswith("turn-002/report-lou")]
-    assert REMINDER in report and FULL not in report, report
+    assert FULL in report and REMINDER not in report, report
 
 
 def test_a_report_that_is_the_first_to_tell_says_it_in_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

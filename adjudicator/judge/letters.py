@@ -30,7 +30,7 @@ from ..campaign.standins import ABANDONED, GM, Due, abandon_after
 from ..common import atomic
 from ..common.words import plural
 from ..mail import answers, boards, deliver, plainhtml
-from ..mail.compose import MailError, attach_view, gm_address, make_message, outbox_dir, to_bytes, write_outbox
+from ..mail.compose import MailError, attach_view, gm_address, make_message, to_bytes, write_outbox
 
 
 def _title(campaign: Campaign) -> str:
@@ -263,12 +263,8 @@ def handed_back(root: Path, turn: int) -> set[str]:
     """The seats whose letter handing them back for turn `turn` (`announce_standin_off`) waits in the outbox, not
     yet given to the server: it names the deadline, so a reminder due in the same tick is folded into it
     (trial 9: the letter and "24 hours left" reached the player at once)."""
-    folder = outbox_dir(root) / turn_name(turn)
-    if not folder.is_dir():
-        return set()
-    given = {entry["file"] for entry in deliver.sent_log(root)}
-    return {found["seat"] for path in folder.glob("standin-off-*.eml")
-            if (found := _HANDED_BACK.fullmatch(path.name)) and f"{folder.name}/{path.name}" not in given}
+    waiting = (name.partition("/") for name, _ in deliver.pending_messages(root))
+    return {found["seat"] for folder, _, file in waiting if folder == turn_name(turn) and (found := _HANDED_BACK.fullmatch(file))}
 
 
 def announce_standin_off(root: Path, seat: str, turn: int, before: Due | None) -> bool:

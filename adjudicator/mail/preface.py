@@ -16,10 +16,11 @@ by its mail (mail/reportmail.py) and by the `report` command's reply (mail/comma
   their own is told, with the last turn's report, that the stand-in stays on: it plays any turn they send
   nothing, and the judge does not wait for them (trial 8: a player back from holiday learnt it only when
   the stand-in lost his game four days before the deadline). The acknowledgement of their orders says the
-  same (`gm_standin_stays`, mail/ingest.py): where it went out (or waits in the outbox) with the GM's word
-  already on, the report says it again in one line only (trial 9: the same 75 words twice); where the
-  report is the first to tell them (their acknowledgement overtaken by the turn, orders filed by hand,
-  the word given in the turn itself, so perhaps after the acknowledgement), in full.
+  same (`gm_standin_stays`, mail/ingest.py): where it went out (the sent log) with the GM's word already
+  on, the report says it again in one line only (trial 9: the same 75 words twice); where the report is
+  the first to tell them (their acknowledgement overtaken by the turn or still unsent when it was
+  adjudicated, orders filed by hand, the word given in the turn itself, so perhaps after the
+  acknowledgement), in full.
 
 Built from what the campaign recorded, never from the clock, so a message rebuilt later is the same.
 """

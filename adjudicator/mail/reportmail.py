@@ -46,24 +46,23 @@ class Acknowledged:
     the moment the turn recorded), whose acknowledgement was therefore never sent: once the turn is adjudicated
     it is outdated and never goes (mail/deliver.py), so the report's mail says it instead."""
     told: frozenset[str]
-    """The seats an acknowledgement of their accepted orders for the turn went to (or waits in the outbox for a GM
-    who runs without --send): what it said, the report's preface need not say again in full."""
+    """The seats an acknowledgement of their accepted orders for the turn went to (the sent log says so): what it
+    said, the report's preface need not say again in full. One still in the outbox is not counted: once the turn
+    is adjudicated it is outdated and never goes, so the report is the first to tell them."""
 
 
 def _acknowledged(campaign: Campaign, turn: int) -> Acknowledged:
     at = campaign.adjudicated_at(turn)
-    sent = {entry["file"] for entry in deliver.sent_log(campaign.root) if not entry.get("refused")} if at is not None else set()
+    sent = {entry["file"] for entry in deliver.sent_log(campaign.root) if not entry.get("refused")}
     overtaken: dict[str, Entry] = {}
     told: set[str] = set()
     for entry in load_index(campaign.root):
         if entry.status not in ("filed", "superseded") or entry.turn != turn or not entry.player or not entry.acknowledged:
             continue
-        if (at is not None and entry.received and dt.datetime.fromisoformat(entry.received) == at
-                and f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" not in sent):
-            if entry.status == "filed":
-                overtaken[entry.player] = entry
-        else:
+        if f"{turn_name(turn)}/ack-{entry.seq:05d}.eml" in sent:
             told.add(entry.player)
+        elif at is not None and entry.received and dt.datetime.fromisoformat(entry.received) == at and entry.status == "filed":
+            overtaken[entry.player] = entry
     return Acknowledged(overtaken, frozenset(told))
 
 
