@@ -365,7 +365,9 @@ def test_a_jekyll_stand_ins_long_orders_are_echoed_whole_in_the_seats_report(tmp
         assert main(["standin", str(root), seat, "on"]) == 0
     longest = 0
     for number in range(1, 7):
-        assert main(["adjudicate", str(root)]) == 0
+        if main(["adjudicate", str(root)]) != 0:  # two stand-ins may end the game in a few turns
+            assert number > 2 and "the game ended" in capsys.readouterr().err
+            break
         results = json.loads((root / f"turn-{number:03d}" / "results.json").read_bytes())
         for seat, submission in results["submissions"].items():
             report = (root / f"turn-{number:03d}" / "reports" / f"{seat}.txt").read_text(encoding="utf-8")

@@ -241,6 +241,39 @@ def test_mr_hyde_stand_in_keeps_to_the_direction_his_hand_favours_one_trick_eith
     assert strength(play[1]) == min(map(strength, play[1:])), play  # leading, then weakest first if he follows
 
 
+def _gifts_at_the_exchange(hand: list[str], seat: str) -> list[str]:
+    """The cards `seat` (jo is Dr. Jekyll, hy Mr. Hyde) gives at round 3's exchange of three, holding `hand`."""
+    from adjudicator.games.jekyll.cards import DECK, sort_hand
+
+    game = GAMES["jekyll"]
+    options = {name: option.default for name, option in game.options.items()}
+    state = game.setup([Seat("jo", "Jo"), Seat("hy", "Hy")], options, Rng("gifts", 0))
+    rest = [c for c in DECK if c not in hand]
+    other = "hy" if seat == "jo" else "jo"
+    state.update(round=3, exchange_count=3, hands={seat: sort_hand(hand), other: sort_hand(rest[:10])}, set_aside=rest[10:])
+    view = game.view(state, seat)
+    assert view["phase"] == "exchange"
+    return [order["give"] for order in game.standin_orders(view, seat, Rng("gifts", 1).stream(f"standin/{seat}"))]
+
+
+def test_each_side_gives_at_the_exchange_the_cards_that_make_the_hands_it_wants() -> None:
+    """Lopsided hands make a lopsided round. Mr. Hyde meaning to shed (a weak hand) gives his strongest
+    cards, so he sheds more easily and Dr. Jekyll takes more; meaning to take (a strong hand), his
+    weakest. Dr. Jekyll, who wants the round even, gives the cards nearest the middle and keeps both
+    ends, to take or give a trick as the count asks. Each gave its weakest before: the counter-Jekyll
+    won 45% against the stand-in Hyde (13% now), and the stand-in Hyde beat the stand-in Jekyll 85% of
+    the time (72% now; docs/standins.md). With two potions or more one must go (JEKYLL-13): the lowest,
+    the highest for the shedding Hyde."""
+    weak = ["purple1", "red1", "green1", "red2", "green2", "potion2", "red3", "green3", "purple4", "green7"]
+    assert _gifts_at_the_exchange(weak, "hy") == ["green7", "purple4", "green3"]
+    assert _gifts_at_the_exchange(weak, "jo") == ["purple4", "red3", "green3"]
+    strong = ["purple7", "red7", "green7", "potion5", "potion4", "red6", "green6", "purple1", "green1", "red2"]
+    assert _gifts_at_the_exchange(strong, "hy") == ["potion4", "purple1", "green1"]
+    assert _gifts_at_the_exchange(strong, "jo") == ["potion4", "red2", "red6"]
+    weak_potions = ["purple1", "red1", "green1", "red2", "green2", "potion2", "potion3", "red3", "green3", "purple4"]
+    assert _gifts_at_the_exchange(weak_potions, "hy") == ["potion3", "purple4", "green3"]
+
+
 # -- Identity ---------------------------------------------------------------------------------
 
 

@@ -11,13 +11,15 @@ leads the one most likely to get what it wants. Following, it picks the ordering
 hand that most often gets what it wants against the leads it has not seen. It expects the
 opponent to follow for their own side's goal (RATIONAL), not at random. It orders every
 trick to the round's end (JEKYLL-20), each judged the same way on the round as it imagines
-it after the earlier ones (each going a way drawn by its chance). In the exchanges it keeps its potions and gives its lowest
-colour cards, giving a potion only when the rule makes it. Only the seat's own view is read. docs/standins.md.
+it after the earlier ones (each going a way drawn by its chance). In the exchanges it keeps its
+potions (giving one only when the rule makes it) and gives the colour cards that make the hands
+what its side wants: Mr. Hyde his lowest when he takes tricks and his highest when he sheds them,
+Dr. Jekyll those nearest the middle. Only the seat's own view is read. docs/standins.md.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ...common.rng import Stream
 from ..base import View
@@ -34,14 +36,18 @@ LEAN = 10.0
 count alone) let the counter-Jekyll of bench/counters.py win 52.5% of 400 games, 10 45.2%, 20 47.8%."""
 RATIONAL = 0.8
 """How far the stand-in expects the opponent to follow for their own side's goal rather than at random."""
+MIDDLE = strength("purple4")
+"""The middle of a colour's strengths: Dr. Jekyll gives the colour cards nearest it at a round's exchange."""
+Giving = Literal["weakest", "strongest", "middle"]
+"""Which colour cards a seat gives first in an exchange (`_giving`)."""
 
 
 def orders(view: View, player: str, stream: Stream) -> list[Any]:
     hand = list(view["hand"])
-    if view["phase"] == "exchange":
-        return [{"give": card} for card in _gifts(hand, view["exchange_count"], potion_rule=True)]
-    if view["phase"] == "greed":
-        return [{"give": card} for card in _gifts(hand, view["greed"]["count"], potion_rule=False)]
+    if view["phase"] in ("exchange", "greed"):
+        exchange = view["phase"] == "exchange"
+        count = view["exchange_count"] if exchange else view["greed"]["count"]
+        return [{"give": card} for card in _gifts(hand, count, potion_rule=exchange, giving=_giving(view, player))]
     # Ahead (JEKYLL-20) to the round's end, so the seat never holds the campaign to one trick a
     # turn (design 19). Each later trick's order is judged like the pending one's, on the round as
     # the seat imagines it after the earlier ones: each trick going a way drawn by its chance, its
@@ -79,7 +85,7 @@ def _trick_order(view: View, player: str, stream: Stream, held: list[str]) -> tu
     order["play"] += [c for c in sorted(held, key=low_order, reverse=want) if c not in order["play"]]
     # A name for a potion led from the list too, if an earlier trick makes the seat the leader.
     order["name"] = name if name is not None else _named(hand)
-    order["greed"] = _gifts(hand, 3, potion_rule=False)  # in case the trick calls a Greed exchange
+    order["greed"] = _gifts(hand, 3, potion_rule=False, giving=_giving(view, player))  # in case the trick calls a Greed exchange
     # The round as imagined goes on from an outcome drawn by its chance (the trick is the seat's with
     # chance `got` if it wants it, 1 - `got` if not). Always the likelier outcome did worse for
     # Mr. Hyde among random players (docs/standins.md).
@@ -114,13 +120,34 @@ def _named(hand: list[str]) -> str:
     return max(COLOURS, key=lambda named: sum(h == named for h in held))
 
 
-def _gifts(hand: list[str], count: int, potion_rule: bool) -> list[str]:
-    """The lowest colour cards; the lowest potion first when two or more potions oblige one (JEKYLL-13)."""
-    potions = sorted((c for c in hand if is_potion(c)), key=low_order)
-    colours = sorted((c for c in hand if not is_potion(c)), key=low_order)
+def _gifts(hand: list[str], count: int, potion_rule: bool, giving: Giving = "weakest") -> list[str]:
+    """The colour cards `giving` names first, then potions; the lowest potion (the highest where it
+    gives its strongest) first when two or more potions oblige one (JEKYLL-13)."""
+    potions = sorted((c for c in hand if is_potion(c)), key=low_order, reverse=giving == "strongest")
+    colours = [c for c in hand if not is_potion(c)]
+    if giving == "middle":
+        colours.sort(key=lambda c: (abs(strength(c) - MIDDLE), low_order(c)))
+    else:
+        colours.sort(key=low_order, reverse=giving == "strongest")
     first = potions[:1] if potion_rule and len(potions) >= 2 else []
     rest = [c for c in colours + potions if c not in first]
     return (first + rest)[:count]
+
+
+def _giving(view: View, player: str) -> Giving:
+    """Which colour cards the seat gives in an exchange: the hands make the round.
+
+    Mr. Hyde wants the round lopsided, and lopsided hands make it so: shedding (a weak hand at the
+    round's exchange, or behind when a Greed exchange comes) he gives his strongest, so that his
+    hand sheds and the opponent's takes; taking, his weakest. Giving his weakest always, he evened
+    the hands for Dr. Jekyll: the counter-Jekyll won 45% of its games against him, 13% after.
+    Dr. Jekyll wants it even, so at the round's exchange he gives the cards nearest the middle and
+    keeps both ends, to take a trick or give one as the count asks: giving his weakest, he won 15%
+    against a Hyde who makes the hands lopsided (the stand-in), 28% after (docs/standins.md). In a
+    Greed exchange, his weakest."""
+    if view["roles"][player] == "jekyll":
+        return "middle" if view["phase"] == "exchange" else "weakest"
+    return "weakest" if _wants_trick(view, player) else "strongest"
 
 
 def _wants_trick(view: View, player: str) -> bool:
