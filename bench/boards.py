@@ -7,13 +7,15 @@ All figures are CPU time of this process (user + system, `time.process_time`), t
 
 1. Per board: each game's board from a player's view and the public view, in its wide layout (the
    site's on a desktop) and its narrow one (the mails'), rendered to PNG (publish/png.py) at --zoom
-   (default: the shipped ZOOM), a fresh draw each time.
+   (default: the shipped ZOOM), a fresh draw each time; and a picture of the narrow public board's
+   size with nothing on its paper: what its pixels cost (filled and written as PNG) whatever is drawn.
 2. Per turn's mails: `reportmail.report_messages` for turn 2 of a five-player demo campaign of each
    game (Jekyll vs Hyde: two players), each repetition with no board drawn before; and the
    part of it spent rasterising.
 3. A batch tick: `pbem run` over --campaigns five-player Secrets campaigns whose every seat has
    filed orders, so each adjudicates turn 1; once with a GM address (the reports are mailed,
-   boards and all, into the outbox; nothing is sent) and once without (no mail is built).
+   boards and all, into the outbox; nothing is sent), once the same with no board drawn (every
+   picture empty: what the mails cost before the boards) and once without (no mail is built).
    Both on fresh copies; per campaign, and scaled to 1,000 campaigns (the work is per campaign).
    Then the tick with mails again with `--jobs 2`, as wall time (the work is in the forked
    processes, whose CPU this process does not count), beside the same tick's wall time alone.
@@ -29,7 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,9 +42,10 @@ from adjudicator.campaign.create import create  # noqa: E402
 from adjudicator.campaign.folder import Campaign, dump_yaml, read_yaml  # noqa: E402
 from adjudicator.cli import main as pbem  # noqa: E402
 from adjudicator.games import GAMES  # noqa: E402
-from adjudicator.mail import reportmail  # noqa: E402
+from adjudicator.mail import boards, reportmail  # noqa: E402
 from adjudicator.publish import png  # noqa: E402
 from adjudicator.publish.pictures import painter  # noqa: E402
+from adjudicator.publish.svg import Drawing  # noqa: E402
 
 NOW = "2026-12-02T12:00+00:00"
 
@@ -79,6 +82,9 @@ def per_board(work: Path, repeat: int) -> list[tuple[str, float]]:
                 svg = painter(game_id).board(campaign.game.view(state, player), "board-2", narrow=narrow).svg()
                 label = f"one board, {game_id}, {'a player' if player else 'public'}, {layout}"
                 rows.append((label, cpu(lambda: png.png(svg), repeat, png.png.cache_clear)))
+        drawing = painter(game_id).board(campaign.game.view(state, None), "board-2", narrow=True)
+        paper = Drawing(drawing.width, drawing.height, drawing.title, drawing.desc, "board-2").svg()
+        rows.append((f"  its paper alone (the pixels' floor), {game_id}", cpu(lambda: png.png(paper), repeat, png.png.cache_clear)))
     return rows
 
 
@@ -122,10 +128,13 @@ def batch(work: Path, count: int, repeat: int) -> list[tuple[str, float]]:
         write_demo_orders(Campaign.open(model), {})
         models.append(model)
     rows = []
-    for label, gm in (("with mails", True), ("without mails", False)):
+    for label, gm, drawn in (("with mails", True, True), ("no board drawn", True, False), ("without mails", False, False)):
         for model in models:
             with_addresses(model, gm)
-        seconds = statistics.median(tick(work, models, attempt, time.process_time) for attempt in range(repeat))
+        with contextlib.ExitStack() as stack:
+            if not drawn:  # the mails as they were before the boards: the same mails, each with an empty picture
+                stack.enter_context(replaced(boards, "png", lambda svg: b""))
+            seconds = statistics.median(tick(work, models, attempt, time.process_time) for attempt in range(repeat))
         rows.append((f"pbem run, {count} five-player campaigns adjudicating, {label}", seconds))
         rows.append((f"  the same, scaled to 1,000 campaigns, {label}", seconds * 1000 / count))
     for model in models:
@@ -134,6 +143,17 @@ def batch(work: Path, count: int, repeat: int) -> list[tuple[str, float]]:
         seconds = statistics.median(tick(work, models, attempt, time.perf_counter, jobs) for attempt in range(repeat))
         rows.append((f"  with mails, --jobs {jobs}: wall time, scaled to 1,000", seconds * 1000 / count))
     return rows
+
+
+@contextlib.contextmanager
+def replaced(module: object, name: str, value: object) -> Iterator[None]:
+    """`module.name` set to `value` for the block (a measurement's device, never the product's)."""
+    kept = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, kept)
 
 
 def tick(work: Path, models: list[Path], attempt: int, clock: Callable[[], float], jobs: int = 1) -> float:
