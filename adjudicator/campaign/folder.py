@@ -679,7 +679,12 @@ class Campaign:
         return list(self._recorded_submissions(turn))
 
     def _recorded_submissions(self, turn: int) -> dict[str, Any]:
-        return json.loads((self.turn_dir(turn) / "results.json").read_bytes()).get("submissions", {})
+        return self.recorded_results(turn).get("submissions", {})
+
+    def recorded_results(self, turn: int) -> dict[str, Any]:
+        """Settled turn `turn`'s verdict as its results.json records it: each due seat's submission, the
+        stand-in's seats, the resolution (docs/json-output.md)."""
+        return json.loads((self.turn_dir(turn) / "results.json").read_bytes())
 
     def state(self, turn: int | None = None) -> State:
         turn = self.last_turn if turn is None else turn

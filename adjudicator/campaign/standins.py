@@ -27,7 +27,6 @@ Which seats the stand-in covers (`due`) is read once with the pending turn (camp
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,7 +121,7 @@ def _abandoned(campaign: Campaign, results: dict[int, dict[str, Any]], seat: str
     count = 0
     for number in range(last, since - 1, -1):
         if number not in results:
-            results[number] = json.loads((campaign.turn_dir(number) / "results.json").read_bytes())
+            results[number] = campaign.recorded_results(number)
         submission = results[number]["submissions"].get(seat)
         if submission is None:
             continue  # not due that turn
