@@ -1,6 +1,6 @@
 """Headless Chromium driven through its DevTools protocol, for the archive's browser tests.
 
-Debian's chromium (`apt-get install -y chromium`, done by .ci/run) is started with a fresh
+Debian's chromium (installed by the first test that needs it: tests/system.py) is started with a fresh
 profile, no network of its own (every host name resolves to nothing, so neither the page
 nor the browser's background services reach outside) and a DevTools port on 127.0.0.1.
 The protocol's WebSocket is spoken here with the standard library: one page, one
@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
+import system
+
+CHROMIUM = os.environ.get("PBEM_CHROMIUM", system.CHROMIUM)
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -117,11 +119,10 @@ class Browser:
     """One headless Chromium with one page; `visit(url)` loads a page and reports on it."""
 
     def __init__(self) -> None:
+        if CHROMIUM == system.CHROMIUM:
+            system.need(CHROMIUM)  # Debian's chromium, installed by the first browser test of a fresh machine
         if not Path(CHROMIUM).is_file():
-            raise ChromiumMissing(
-                f"{CHROMIUM} is not installed: the archive's browser tests need Debian's chromium "
-                "(apt-get install -y chromium, as .ci/run does)"
-            )
+            raise ChromiumMissing(f"{CHROMIUM} (PBEM_CHROMIUM) is not a file: the browser tests need a Chromium")
         self.profile = Path(tempfile.mkdtemp(prefix="pbem-chromium-"))
         self.process = subprocess.Popen(
             [CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],

@@ -13,6 +13,13 @@ if os.environ.get("PBEM_THOROUGH") == "1":  # one switch for every suite's large
     os.environ.setdefault("PBEM_CRASH_POINTS", "all")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The boards are drawn (PNG) and measured in DejaVu Sans: installed first where a fresh machine lacks it."""
+    from system import DEJAVU, need
+
+    need(DEJAVU)
+
+
 @pytest.fixture(scope="module")
 def imap() -> Iterator[Any]:
     """A real Dovecot on a loopback port for the tests of one module (tests/servers.py)."""

@@ -1,8 +1,9 @@
 """Real mail servers for the judge's tests, on loopback ports: Dovecot (IMAP over TLS, with a
 self-signed certificate made here) and aiosmtpd (SMTP, from tests/test_mail.py).
 
-Dovecot comes from the OS packages (`apt-get install -y dovecot-imapd`, which .ci/run does).
-If it is not installed or does not start, the test fails and says why: it is never skipped.
+Dovecot comes from the OS packages (dovecot-imapd), installed by the first test that needs it
+(tests/system.py). If it cannot be installed or does not start, the test fails and says why: it is
+never skipped.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reliability_kit import Inbox, smtp_server  # noqa: F401  (the SMTP side, for the tests' fixtures)
+from system import DOVECOT, OPENSSL, need
 from test_mail import free_port
 
-DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 PASSWORD = "imap pass 1"
 USER = "spies"
 START_SECONDS = 180
@@ -86,7 +87,7 @@ class Imap:
 def _certificate(folder: Path) -> tuple[Path, Path]:
     cert, key = folder / "cert.pem", folder / "key.pem"
     made = subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
         capture_output=True, text=True,
     )
@@ -96,7 +97,8 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
 
 @contextmanager
 def dovecot() -> Iterator[Imap]:
-    assert os.path.exists(DOVECOT), "Dovecot is not installed: apt-get install -y dovecot-imapd (.ci/run does it)"
+    need(DOVECOT)
+    need(OPENSSL)
     # Dovecot's own processes (users dovecot and dovenull) must reach this folder: not under pytest's 0700 one.
     folder = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
     os.chmod(folder, 0o755)

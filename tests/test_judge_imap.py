@@ -1,8 +1,8 @@
 """The judge's IMAP source against a real Dovecot on loopback (TLS with a certificate made here),
 and `pbem run` killed at every file operation of a tick: nothing lost, filed twice or sent twice.
 
-Dovecot is installed by .ci/run (apt-get install -y dovecot-imapd); if it cannot start, these
-tests fail and say why.
+Dovecot is installed by the first test that needs it (tests/system.py); if it cannot be installed
+or cannot start, these tests fail and say why.
 """
 
 from __future__ import annotations
